@@ -1,0 +1,42 @@
+# Two entry points for a fresh machine with Python 3.11 (see README.md):
+#   make book   install what the book needs and build it into _build/html
+#   make test   install what the tests need and run the whole test suite
+# Both create a virtual environment in .venv (override with VENV=...).
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+
+.PHONY: book test install-book install-test browser benchmark clean
+
+book: install-book
+	$(BIN)/jupyter-book build . --warningiserror --keep-going
+
+test: install-test browser
+	$(BIN)/python -m pytest -n 2
+
+install-book: $(VENV)/.book-installed
+install-test: $(VENV)/.test-installed
+
+$(VENV)/.book-installed: requirements/book.txt pyproject.toml
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version'
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements/book.txt
+	$(PIP) install --quiet --no-deps -e .
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.book-installed requirements/test.txt
+	$(PIP) install --quiet -r requirements/test.txt
+	touch $@
+
+# Debian's Chromium for the browser tests (needs root or sudo; skipped when present).
+browser:
+	@bash tools/install-browser.sh
+
+benchmark: install-test
+	$(BIN)/python tools/benchmark_book.py
+
+clean:
+	$(BIN)/jupyter-book clean . --all

@@ -1,0 +1,1 @@
+"""Autograder for the checkpoint exercises (see README.md)."""

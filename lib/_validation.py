@@ -1,0 +1,126 @@
+"""Input checks shared by the :mod:`lib` modules.
+
+Each helper converts its argument to a float ``numpy.ndarray`` and raises a
+specific :mod:`lib.errors` exception, naming the argument, when the input is
+not acceptable. The helpers return the converted array so that a routine can
+validate and convert in one line.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .errors import (
+    NonFiniteError,
+    NonPositiveMassError,
+    NonSymmetricError,
+    ShapeError,
+)
+
+FloatArray = NDArray[np.float64]
+
+#: Relative tolerance used to decide that a matrix is symmetric.
+SYMMETRY_RTOL = 1e-9
+
+
+def as_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> FloatArray:
+    """Convert ``value`` to a finite float array of the given shape.
+
+    Parameters
+    ----------
+    value : array_like
+        The input.
+    name : str
+        The argument's name, used in error messages.
+    shape : sequence of int or None
+        Expected shape; ``None`` stands for any length along that axis.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``value`` as a new float64 array.
+
+    Raises
+    ------
+    ShapeError
+        If the number of axes or a fixed length differs.
+    NonFiniteError
+        If an entry is NaN or infinite.
+    """
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ShapeError(f"{name} must be a numeric array, got {type(value).__name__}: {exc}") from None
+    expected = tuple(shape)
+    if array.ndim != len(expected) or any(
+        want is not None and have != want for have, want in zip(array.shape, expected)
+    ):
+        pretty = "(" + ", ".join("n" if s is None else str(s) for s in expected) + ("," if len(expected) == 1 else "") + ")"
+        raise ShapeError(f"{name} must have shape {pretty}, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise NonFiniteError(f"{name} contains NaN or infinity: {array!r}")
+    return array
+
+
+def as_vector(value: ArrayLike, name: str, length: int) -> FloatArray:
+    """Convert ``value`` to a finite float vector of the given length."""
+    return as_array(value, name, (length,))
+
+
+def as_matrix(value: ArrayLike, name: str, rows: int, cols: int | None = None) -> FloatArray:
+    """Convert ``value`` to a finite float matrix (square when ``cols`` is omitted)."""
+    return as_array(value, name, (rows, rows if cols is None else cols))
+
+
+def as_symmetric(value: ArrayLike, name: str, size: int) -> FloatArray:
+    """Convert ``value`` to a finite symmetric ``size x size`` matrix.
+
+    Symmetry is checked with a relative tolerance of :data:`SYMMETRY_RTOL`
+    (relative to the largest entry); the returned matrix is exactly symmetric.
+
+    Raises
+    ------
+    NonSymmetricError
+        If ``value`` is not symmetric within the tolerance.
+    """
+    matrix = as_matrix(value, name, size)
+    scale = max(float(np.max(np.abs(matrix))), np.finfo(float).tiny)
+    asymmetry = float(np.max(np.abs(matrix - matrix.T)))
+    if asymmetry > SYMMETRY_RTOL * scale:
+        raise NonSymmetricError(
+            f"{name} must be symmetric, but max |A - A^T| = {asymmetry:.3g} "
+            f"(relative {asymmetry / scale:.3g}); check the sign and placement of the products of inertia"
+        )
+    return 0.5 * (matrix + matrix.T)
+
+
+def positive(value: float, name: str) -> float:
+    """Return ``value`` as a float after checking it is finite and > 0.
+
+    Raises
+    ------
+    NonFiniteError
+        If ``value`` is NaN or infinite.
+    NonPositiveMassError
+        If ``value <= 0``.
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ShapeError(f"{name} must be a real number, got {value!r}") from None
+    if not np.isfinite(number):
+        raise NonFiniteError(f"{name} must be finite, got {number}")
+    if number <= 0.0:
+        raise NonPositiveMassError(f"{name} must be positive, got {number}")
+    return number
+
+
+def positive_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> FloatArray:
+    """Like :func:`as_array`, and every entry must be > 0 (masses, lengths)."""
+    array = as_array(value, name, shape)
+    if np.any(array <= 0.0):
+        raise NonPositiveMassError(f"every entry of {name} must be positive, got {array!r}")
+    return array
