@@ -17,6 +17,8 @@ from .errors import (
     NonFiniteError,
     NonPositiveMassError,
     NonSymmetricError,
+    NotARotationError,
+    NotATransformError,
     ShapeError,
 )
 
@@ -123,4 +125,61 @@ def positive_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> 
     array = as_array(value, name, shape)
     if np.any(array <= 0.0):
         raise NonPositiveMassError(f"every entry of {name} must be positive, got {array!r}")
+    return array
+
+
+#: Absolute tolerance on ``R^T R - E`` used to accept a rotation matrix.
+ROTATION_ATOL = 1e-9
+
+
+def as_rotation(value: ArrayLike, name: str) -> FloatArray:
+    """Convert ``value`` to a 3x3 rotation matrix (orthonormal, det +1).
+
+    Raises
+    ------
+    NotARotationError
+        If ``R^T R`` differs from the identity by more than
+        :data:`ROTATION_ATOL` or ``det R`` is not +1 (a reflection).
+    """
+    matrix = as_matrix(value, name, 3)
+    error = float(np.max(np.abs(matrix.T @ matrix - np.eye(3))))
+    if error > ROTATION_ATOL:
+        raise NotARotationError(
+            f"{name} must be a rotation matrix (R^T R = E), but max |R^T R - E| = {error:.3g}; "
+            "its columns are not orthonormal unit vectors"
+        )
+    det = float(np.linalg.det(matrix))
+    if det < 0.0:
+        raise NotARotationError(
+            f"{name} must be a rotation matrix with det R = +1, got det R = {det:.6g} (a reflection)"
+        )
+    return matrix
+
+
+def as_transform(value: ArrayLike, name: str) -> FloatArray:
+    """Convert ``value`` to a 4x4 homogeneous rigid transform ``[[R, p], [0, 1]]``.
+
+    Raises
+    ------
+    NotATransformError
+        If the bottom row is not ``(0, 0, 0, 1)`` or the upper-left block is
+        not a rotation matrix.
+    """
+    matrix = as_matrix(value, name, 4)
+    if np.max(np.abs(matrix[3] - np.array([0.0, 0.0, 0.0, 1.0]))) > ROTATION_ATOL:
+        raise NotATransformError(
+            f"{name} must be a homogeneous transform with bottom row (0, 0, 0, 1), got {matrix[3]!r}"
+        )
+    try:
+        as_rotation(matrix[:3, :3], f"the rotation block of {name}")
+    except NotARotationError as exc:
+        raise NotATransformError(str(exc)) from None
+    return matrix
+
+
+def nonnegative_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> FloatArray:
+    """Like :func:`as_array`, and every entry must be >= 0."""
+    array = as_array(value, name, shape)
+    if np.any(array < 0.0):
+        raise NonPositiveMassError(f"every entry of {name} must be non-negative, got {array!r}")
     return array

@@ -19,8 +19,15 @@ __all__ = [
     "NonSymmetricError",
     "NonPhysicalInertiaError",
     "MeshOrientationError",
+    "NotARotationError",
+    "NotATransformError",
+    "ModelFileError",
     "SingularConstraintError",
     "RayTerminationError",
+    "UnreachableTargetError",
+    "NotPositiveDefiniteError",
+    "OutOfRangeError",
+    "ConvergenceError",
 ]
 
 
@@ -56,9 +63,37 @@ class MeshOrientationError(DynamicsInputError):
     """A triangle mesh is inward-facing, open or otherwise inconsistently oriented."""
 
 
+class NotARotationError(DynamicsInputError):
+    """A matrix that must be a rotation (orthonormal, determinant +1) is not."""
+
+
+class NotATransformError(DynamicsInputError):
+    """A 4x4 matrix is not a homogeneous rigid transform (rotation block, bottom row 0 0 0 1)."""
+
+
+class ModelFileError(DynamicsInputError):
+    """A robot model file fragment (URDF, MJCF) is malformed or misses a required attribute."""
+
+
 class SingularConstraintError(DynamicsInputError):
     """A constraint Jacobian is singular or rank-deficient where full rank is required."""
 
 
+class UnreachableTargetError(DynamicsInputError):
+    """A requested position lies outside the reach of a mechanism."""
+
+
 class RayTerminationError(RuntimeError):
     """Lemke's algorithm ended on a secondary ray: no solution was found."""
+
+
+class NotPositiveDefiniteError(DynamicsInputError):
+    """A matrix that must be positive definite (a mass matrix, a regularised Delassus matrix) is not."""
+
+
+class OutOfRangeError(DynamicsInputError):
+    """A value lies outside the range in which a model is defined (for example a penetration deeper than the sphere's centre)."""
+
+
+class ConvergenceError(RuntimeError):
+    """An iterative solver (Lemke's pivoting, projected Gauss-Seidel) stopped at its iteration limit without a solution."""
