@@ -8,6 +8,11 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
+# Single-threaded BLAS: the matrices here are small, and on 2 cores shared by
+# two test workers (or a build) threaded BLAS made small solves ~40x slower.
+export OPENBLAS_NUM_THREADS ?= 1
+export OMP_NUM_THREADS ?= 1
+
 .PHONY: book test install-book install-test browser benchmark clean
 
 book: install-book
