@@ -1,0 +1,115 @@
+"""Stage between the grader and the student's process: isolate, drop privileges, exec.
+
+Its source is passed to ``python -I -S -c`` (standard library only). It runs
+either inside fresh mount/network/PID namespaces made by ``unshare`` (as root,
+or as the mapped root of a user namespace) or directly (``setuid`` mode). The
+configuration is one JSON argument:
+
+``hide_top``    hide every top-level directory except the system ones
+``keep``        directories made visible again (read-only): the venv, the
+                Python installation, the public ``lib`` package
+``hide``        further paths to hide (solutions, private solutions, output
+                folder, submissions folder), applied last
+``uid``/``gid`` the unprivileged ids to run as (``None``: keep)
+``limits``      resource limits, ``workdir``, ``tmp_mb``
+``argv``/``env`` the runner command line and its environment
+
+Then it ``execve``s the runner. Nothing secret passes through here.
+"""
+
+import ctypes
+import json
+import os
+import resource
+import sys
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+
+#: Top-level directories that stay visible (system files only).
+SYSTEM_TOP = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "dev", "proc"}
+
+
+def main():
+    cfg = json.loads(sys.argv[1])
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+
+    def mount(src, target, fstype, flags, data=None):
+        rc = libc.mount(
+            src.encode() if src else None,
+            target.encode(),
+            fstype.encode() if fstype else None,
+            flags,
+            data.encode() if data else None,
+        )
+        if rc != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"mount {target}: {os.strerror(err)}")
+
+    if cfg.get("namespace"):
+        mount(None, "/", None, MS_REC | MS_PRIVATE)
+        keep = [os.path.realpath(p) for p in cfg.get("keep", []) if os.path.isdir(p)]
+        keep_fds = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY)) for p in keep]
+        hidden_tops = []
+        if cfg.get("hide_top"):
+            for entry in sorted(os.listdir("/")):
+                full = "/" + entry
+                if entry in SYSTEM_TOP or os.path.islink(full) or not os.path.isdir(full):
+                    continue
+                mount("tmpfs", full, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+                hidden_tops.append(full)
+        for p, fd in keep_fds:
+            os.makedirs(p, exist_ok=True)
+            mount(f"/proc/self/fd/{fd}", p, None, MS_BIND | MS_REC)
+            mount(None, p, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
+            os.close(fd)
+        for full in hidden_tops:
+            if full != "/tmp":
+                mount(None, full, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+        for p in cfg.get("hide", []):
+            p = os.path.realpath(p)
+            if any(k == p or k.startswith(p.rstrip("/") + "/") for k in keep):
+                continue  # an ancestor of what must stay visible (covered by hide_top)
+            if os.path.isdir(p) and not os.path.islink(p):
+                mount("tmpfs", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=16k,mode=755")
+            elif os.path.exists(p):
+                mount("/dev/null", p, None, MS_BIND)
+        # The root file system itself read-only in this namespace: nothing can
+        # create new top-level entries (e.g. /autograder) even as a mapped root.
+        mount(None, "/", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
+        tmp_opts = f"size={int(cfg.get('tmp_mb', 64))}m,mode=1777"
+        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts)
+        if os.path.isdir("/dev/shm"):
+            mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=1777")
+
+    workdir = cfg["workdir"]
+    os.makedirs(workdir, exist_ok=True)
+    uid, gid = cfg.get("uid"), cfg.get("gid")
+    if uid is not None:
+        os.chown(workdir, uid, gid)
+        os.chmod(workdir, 0o700)
+    os.chdir(workdir)
+
+    limits = cfg.get("limits", {})
+    for name, value in limits.items():
+        res = getattr(resource, name)
+        resource.setrlimit(res, (value, value))
+
+    if uid is not None:
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+        if os.getuid() != uid or os.geteuid() != uid:
+            raise SystemExit("could not drop privileges")
+    PR_SET_NO_NEW_PRIVS = 38
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    os.execve(cfg["argv"][0], cfg["argv"], cfg["env"])
+
+
+main()

@@ -1,0 +1,1 @@
+"""One spec module per chapter; see grader/README.md."""

@@ -1,0 +1,404 @@
+"""Grade one submission: read it (text only), run it sandboxed, score it here.
+
+The trusted side of the grader. The submission's code runs only in the
+sandboxed child (:mod:`grader.sandbox`, :mod:`grader.runner`); this module
+sends it case *inputs*, receives plain JSON values, and compares them with
+the expected answers it computed from the reference solutions
+(:mod:`grader.compare`). Nothing from the child is unpickled, evaluated or
+parsed as code.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import compare as cmp
+from . import runner, sandbox
+from .sandbox import Limits
+from .spec import Chapter, load_chapter, load_solutions, solutions_path
+
+GRADER_VERSION = "1.0"
+MAX_SUBMISSION_BYTES = 5 * 1024 * 1024
+SUPPORTED = (".ipynb", ".py", ".md")
+
+
+class SubmissionError(Exception):
+    """The submission file cannot be read; the message is for the student."""
+
+
+# --------------------------------------------------------------------------
+# Reading submissions (text only; nothing is executed here)
+# --------------------------------------------------------------------------
+
+def _clean(source: str) -> str:
+    """Comment out IPython magics and shell escapes (they are not Python)."""
+    lines = []
+    for line in source.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(("%", "!")):
+            line = line[: len(line) - len(stripped)] + "pass  # notebook magic removed: " + stripped[:60]
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def read_submission(path: Path) -> tuple[list[list], str]:
+    """Code cells ``[[number, source], ...]`` (numbered 1, 2, ... in file order) and module name."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        raise SubmissionError(f"unsupported file type {suffix or '(none)'}; submit .ipynb, .py or .md")
+    try:
+        size = path.stat().st_size
+        if size > MAX_SUBMISSION_BYTES:
+            raise SubmissionError(f"the file is {size} bytes; the limit is {MAX_SUBMISSION_BYTES}")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SubmissionError(f"the file could not be read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        if suffix == ".ipynb" or b"\x00" in raw:
+            raise SubmissionError("the file is not UTF-8 text") from None
+        text = raw.decode("latin-1")  # an editor's legacy encoding: keep going
+    if suffix == ".ipynb":
+        try:
+            nb = json.loads(text)
+        except ValueError as exc:
+            raise SubmissionError(f"the notebook is not valid JSON ({exc}); re-download it from Jupyter") from None
+        cells = nb.get("cells") if isinstance(nb, dict) else None
+        if not isinstance(cells, list):
+            raise SubmissionError("the notebook has no list of cells (is it an .ipynb file?)")
+        sources = []
+        for cell in cells:
+            if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+                continue
+            src = cell.get("source", "")
+            if isinstance(src, list):
+                src = "".join(s for s in src if isinstance(s, str))
+            if not isinstance(src, str):
+                continue
+            sources.append(src)
+        module = "__main__"
+    elif suffix == ".md":
+        try:
+            import jupytext
+
+            nb = jupytext.reads(text, fmt="md:myst")
+            sources = [c.source for c in nb.cells if c.cell_type == "code"]
+            if not sources:  # plain Markdown with ```python fences instead of {code-cell}
+                nb = jupytext.reads(text, fmt="md")
+                sources = [c.source for c in nb.cells if c.cell_type == "code"]
+        except Exception as exc:  # jupytext only parses text
+            raise SubmissionError(f"the MyST notebook could not be read: {exc}") from None
+        module = "__main__"
+    else:
+        if any(line.startswith("# %%") for line in text.splitlines()):
+            sources, current = [], []
+            for line in text.splitlines():
+                if line.startswith("# %%"):
+                    sources.append("\n".join(current))
+                    current = []
+                else:
+                    current.append(line)
+            sources.append("\n".join(current))
+            sources = [s for s in sources if s.strip()]
+        else:
+            sources = [text]
+        module = "submission"
+    return [[i + 1, _clean(s)] for i, s in enumerate(sources)], module
+
+
+# --------------------------------------------------------------------------
+# Expected answers (trusted: computed from the reference solutions)
+# --------------------------------------------------------------------------
+
+@dataclass
+class ExpectedCase:
+    public: bool
+    inputs: object
+    expected: object
+
+
+_EXPECTED_CACHE: dict = {}
+_EXPECTED_LOCK = threading.Lock()
+
+
+def expected_cases(chapter: Chapter, solutions=None, seed: int | None = None) -> dict:
+    """{exercise name: [ExpectedCase, ...]}; cached per (chapter, solutions, seed)."""
+    seed = chapter.seed if seed is None else int(seed)
+    key = (chapter.name, str(solutions_path(chapter.name, solutions).resolve()), seed)
+    with _EXPECTED_LOCK:
+        if key in _EXPECTED_CACHE:
+            return _EXPECTED_CACHE[key]
+        reference = load_solutions(chapter.name, solutions)
+        namespace = vars(reference)
+        out = {}
+        for ex in chapter.exercises:
+            cases = ex.case_inputs(seed)
+            desc = ex.child_description([inp for _, inp in cases])
+            res = runner.run_exercise(desc, namespace)
+            values = []
+            for (public, inp), case in zip(cases, res["cases"]):
+                if not case["ok"]:
+                    raise RuntimeError(f"reference solution fails on {ex.name}: {case['error']}")
+                values.append(ExpectedCase(public, inp, case["value"]))
+            out[ex.name] = values
+        _EXPECTED_CACHE[key] = out
+        return out
+
+
+# --------------------------------------------------------------------------
+# Grading
+# --------------------------------------------------------------------------
+
+@dataclass
+class GradeOptions:
+    chapter: str
+    solutions: str | None = None
+    seed: int | None = None
+    sandbox: str = "auto"
+    limits: Limits = field(default_factory=Limits)
+    hide: list = field(default_factory=list)   # extra paths hidden from the child
+
+
+def _hidden_paths(chapter: Chapter, opts: GradeOptions, submission: Path) -> list[str]:
+    from .spec import CHAPTERS_DIR, DEFAULT_SOLUTIONS_DIR, REPO_ROOT
+
+    paths = {str(DEFAULT_SOLUTIONS_DIR), str(CHAPTERS_DIR), str(REPO_ROOT / "tests"),
+             str(REPO_ROOT / ".git"), str(submission.resolve().parent)}
+    sol = solutions_path(chapter.name, opts.solutions).resolve()
+    paths.add(str(sol.parent))
+    paths.update(str(Path(p).resolve()) for p in opts.hide)
+    return sorted(paths)
+
+
+def _crash_message(outcome: sandbox.ChildOutcome, what: str, limits: sandbox.Limits) -> str:
+    if outcome.status == "timeout":
+        return f"{what} did not finish within the time limit (infinite loop or far too slow?)"
+    if outcome.status == "too_much_data":
+        return f"{what} sent far too much data back (the result is too large)"
+    if outcome.status == "failed_to_start":
+        return f"the grader could not start Python for {what}: {outcome.detail}"
+    code = outcome.returncode
+    if code is not None and code < 0:
+        return (f"{what} ended Python abruptly: {sandbox.describe_returncode(code)} "
+                f"(memory limit {limits.memory_mb} MB, CPU limit {limits.cpu_seconds} s)")
+    return (f"{what} ended Python abruptly ({sandbox.describe_returncode(code)}; "
+            "os._exit, closing the grader's channel, or running out of memory?)")
+
+
+def grade_submission(path, opts: GradeOptions) -> dict:
+    """Grade one file; always returns a report dict (never raises for bad submissions)."""
+    path = Path(path)
+    chapter = load_chapter(opts.chapter)
+    expected = expected_cases(chapter, opts.solutions, opts.seed)
+    report = {
+        "submission": path.name,
+        "student": path.stem,
+        "chapter": chapter.name,
+        "grader_version": GRADER_VERSION,
+        "seed": chapter.seed if opts.seed is None else int(opts.seed),
+        "status": "graded",
+        "score": 0.0,
+        "max_score": chapter.max_score,
+        "exercises": [],
+        "messages": [],
+        "output": "",
+    }
+    results: dict[int, dict] = {}
+    try:
+        cells, module = read_submission(path)
+    except SubmissionError as exc:
+        report["status"] = "unreadable"
+        report["messages"].append(f"The submission could not be read: {exc}")
+        cells, module = None, None
+
+    if cells is not None and not any(src.strip() for _, src in cells):
+        report["messages"].append("The submission has no code (no code cells found).")
+    if cells is not None:
+        mode = sandbox.detect_mode(opts.sandbox)
+        report["sandbox"] = mode
+        hide = _hidden_paths(chapter, opts, path)
+        descriptions = []
+        for k, ex in enumerate(chapter.exercises):
+            descriptions.append([k, ex.child_description([c.inputs for c in expected[ex.name]])])
+        timeouts = {k: ex.timeout for k, ex in enumerate(chapter.exercises) if ex.timeout}
+        _run_all(cells, module, descriptions, opts, hide, results, report, timeouts)
+
+    total = 0.0
+    for k, ex in enumerate(chapter.exercises):
+        entry = _score_exercise(k, ex, expected[ex.name], results.get(k), report["status"])
+        total += entry["score"]
+        report["exercises"].append(entry)
+    report["score"] = round(total, 4)
+    return report
+
+
+def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None):
+    limits = opts.limits
+    timeouts = timeouts or {}
+    deadline = time.monotonic() + limits.total_timeout
+    skip: dict[int, str] = {}
+    start = 0
+    outputs = []
+    attempts = 0
+    while start < len(descriptions):
+        attempts += 1
+        if attempts > len(cells) + len(descriptions) + 2 or time.monotonic() >= deadline:
+            for k in range(start, len(descriptions)):
+                results.setdefault(k, {"error": "not graded: the submission used up its total time budget"})
+            break
+        payload = {
+            "cells": [c for c in cells if c[0] not in skip],
+            "exercises": descriptions[start:],
+            "module": module,
+        }
+
+        current = {"k": None}
+
+        def on_event(msg):
+            ev = msg.get("ev")
+            if ev == "cell":
+                return limits.cell_timeout
+            if ev == "start":
+                current["k"] = msg.get("k")
+                own = timeouts[current["k"]] if current["k"] in timeouts else None
+                return max(limits.exercise_timeout, own or 0.0)
+            if ev == "cell_done":
+                i, err = msg.get("i"), msg.get("error")
+                if isinstance(i, int) and isinstance(err, str):
+                    note = f"Cell {i}: {err[:400]}"
+                    if note not in report["messages"]:
+                        report["messages"].append(note)
+                return limits.cell_timeout
+            if ev == "result":
+                k = msg.get("k")
+                if (isinstance(k, int) and k == current["k"] and start <= k < len(descriptions)
+                        and k not in results):
+                    results[k] = msg
+                return limits.exercise_timeout
+            return None
+
+        outcome = sandbox.run_child(payload, mode=report["sandbox"], limits=limits, hide=hide,
+                                    deadline=deadline, on_event=on_event)
+        if outcome.output and len(outputs) < 3:
+            outputs.append(outcome.output)
+        if outcome.output_bytes > limits.output_kb * 1024:
+            note = (f"The submission printed {outcome.output_bytes} bytes; "
+                    f"only the first {limits.output_kb} KB were kept.")
+            if note not in report["messages"]:
+                report["messages"].append(note)
+        if outcome.status == "done":
+            break
+        phase = outcome.phase
+        if phase[0] == "cell" and isinstance(phase[1], int):
+            i = phase[1]
+            msg = _crash_message(outcome, f"cell {i}", limits)
+            skip[i] = msg
+            report["messages"].append(f"Cell {i} was skipped: {msg}.")
+            continue
+        if phase[0] == "exercise" and isinstance(phase[1], int):
+            k = phase[1]
+            name = descriptions[k][1]["name"]
+            results.setdefault(k, {"error": _crash_message(outcome, f"`{name}`", limits)})
+            start = max(start, k + 1)
+            # Exercises the child finished before crashing keep their results.
+            while start in results:
+                start += 1
+            continue
+        if not any(e.get("ev") == "ready" for e in outcome.events):
+            # The runner never started: the sandbox or the environment is at
+            # fault, not the submission. Say so to the instructor.
+            detail = (outcome.detail or outcome.output or sandbox.describe_returncode(outcome.returncode))[-800:]
+            report["status"] = "error"
+            msg = f"grader error: the sandboxed Python did not start ({outcome.status}): {detail.strip()}"
+            for k in range(start, len(descriptions)):
+                results.setdefault(k, {"error": msg})
+            report["messages"].append(msg)
+            break
+        # Crashed before running any cell: nothing can be graded.
+        msg = _crash_message(outcome, "your code", limits)
+        for k in range(start, len(descriptions)):
+            results.setdefault(k, {"error": msg})
+        report["messages"].append(f"The submission could not be run: {msg}.")
+        break
+    # Results that arrived after the restart point (a child that finished some
+    # exercises before a later one crashed) are kept by the setdefault above.
+    report["output"] = "".join(outputs)[: limits.output_kb * 1024]
+
+
+def _score_exercise(k, ex, cases, result, status):
+    entry = {
+        "number": ex.number,
+        "name": ex.name,
+        "points": float(ex.points),
+        "partial": ex.partial,
+        "score": 0.0,
+        "feedback": "",
+        "cases": [],
+    }
+    n = len(cases)
+    if status == "unreadable" or result is None:
+        entry["feedback"] = "not graded: the submission could not be read" if status == "unreadable" else "not graded"
+        entry["cases"] = [{"public": c.public, "passed": False, "message": "not run"} for c in cases]
+        return entry
+    if "error" in result and result.get("cases") is None:
+        msg = str(result["error"])[:600]
+        entry["feedback"] = msg
+        entry["cases"] = [{"public": c.public, "passed": False, "message": msg} for c in cases]
+        return entry
+    got = result.get("cases")
+    if not isinstance(got, list) or len(got) != n:
+        entry["feedback"] = "the submission's process sent malformed results"
+        entry["cases"] = [{"public": c.public, "passed": False, "message": "malformed"} for c in cases]
+        return entry
+    passed = []
+    hidden_i = 0
+    public_i = 0
+    for case, ret in zip(cases, got):
+        if case.public:
+            public_i += 1
+            label = f"public case {public_i}"
+        else:
+            hidden_i += 1
+            label = f"hidden case {hidden_i}"
+        if not isinstance(ret, dict):
+            res = cmp.CaseResult(False, "malformed result")
+        elif ret.get("ok") is True and "value" in ret:
+            res = cmp.compare(case.expected, ret["value"], rtol=ex.rtol, atol=ex.atol, public=case.public)
+        else:
+            err = ret.get("error")
+            res = cmp.CaseResult(False, str(err)[:600] if isinstance(err, str) else "failed")
+        passed.append(res.passed)
+        entry["cases"].append({"public": case.public, "passed": res.passed, "message": f"{label}: {res.message}"})
+    entry["score"] = cmp.exercise_score(ex.points, ex.partial, passed)
+    rendered = result.get("render")
+    if isinstance(rendered, str):
+        entry["your_expression"] = rendered[:400]
+    missing = result.get("missing")
+    npass = sum(passed)
+    summary = f"{npass} of {n} cases passed"
+    if isinstance(missing, str):
+        summary = missing[:300]
+    elif npass < n:
+        first_fail = next(c["message"] for c in entry["cases"] if not c["passed"])
+        summary += f"; first failure: {first_fail}"
+    if not ex.partial and npass < n and npass > 0:
+        summary += " (all cases must pass for the points)"
+    entry["feedback"] = summary
+    return entry
+
+
+def format_report(report: dict) -> str:
+    """Human-readable feedback for one submission."""
+    lines = [f"{report['submission']}: {report['score']:g} / {report['max_score']:g}"
+             + ("" if report["status"] == "graded" else f"  [{report['status']}]")]
+    for msg in report["messages"]:
+        lines.append(f"  note: {msg}")
+    for ex in report["exercises"]:
+        lines.append(f"  Exercise {ex['number']} {ex['name']}: {ex['score']:g} / {ex['points']:g} -- {ex['feedback']}")
+    return "\n".join(lines)

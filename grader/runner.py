@@ -1,0 +1,394 @@
+"""Code that runs *next to student code*: call answers, turn results into plain data.
+
+This module is used in two places and must stay self-contained (standard
+library plus ``numpy``/``sympy``, imported lazily; no ``grader`` imports):
+
+* the sandboxed child process of the grader: its source text is passed to
+  ``python -I -S -c`` and :func:`child_main` runs there. It executes the
+  submission's cells, calls the named functions on the case inputs the parent
+  sent, and writes JSON lines with plain values (numbers, bools, nested lists,
+  short strings for feedback) to a dedicated pipe. It never sees an expected
+  answer and never computes a score.
+* the student's own kernel, through :mod:`grader.inline` (public cases only),
+  and the trusted parent when it evaluates the reference solutions. All three
+  share :func:`run_exercise`, so a student's inline check and the grader turn
+  an answer into data in exactly the same way.
+
+Nothing here trusts the objects it handles: every conversion is wrapped and
+reported as a readable message.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import sys
+import types
+
+#: Largest number of elements a single returned array may have.
+MAX_ELEMENTS = 100_000
+#: Longest feedback rendering of a student's expression (characters).
+MAX_RENDER = 400
+#: Longest error message (characters).
+MAX_MESSAGE = 400
+
+
+class AnswerError(Exception):
+    """The answer cannot be turned into plain data; the message is for the student."""
+
+
+def _short(text, limit=MAX_MESSAGE):
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _where(exc):
+    """'(cell 4, line 3)' for the innermost frame that is student code, or ''."""
+    tb = exc.__traceback__
+    where = ""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<cell "):
+            where = f" ({name[1:-1]}, line {tb.tb_lineno})"
+        tb = tb.tb_next
+    return where
+
+
+def describe_exception(exc, call=""):
+    """A one-line message a student understands for an exception raised by their code."""
+    where = _where(exc)
+    if isinstance(exc, NotImplementedError):
+        return f"{call} raised NotImplementedError{where}: this exercise is not done yet"
+    if isinstance(exc, SystemExit):
+        return f"{call} called sys.exit() / exit(){where}; do not exit from an answer"
+    if isinstance(exc, KeyboardInterrupt):
+        return f"{call} was interrupted (KeyboardInterrupt){where}"
+    if isinstance(exc, RecursionError):
+        return f"{call} recursed too deeply (RecursionError){where}"
+    if isinstance(exc, MemoryError):
+        return f"{call} ran out of memory (MemoryError){where}"
+    if isinstance(exc, BlockingIOError) and getattr(exc, "errno", None) == 11:
+        return (f"{call} hit the process limit (BlockingIOError: could not start another "
+                f"process or thread){where}; do not fork or start processes")
+    try:
+        detail = str(exc)
+    except BaseException:  # a hostile __str__
+        detail = "<message could not be shown>"
+    head = f"{call} raised {type(exc).__name__}{where}"
+    return _short(f"{head}: {detail}" if detail else head)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def to_plain(value):
+    """Turn a returned value into JSON data: bool, float or nested lists of floats.
+
+    Raises :class:`AnswerError` with a readable message for anything else.
+    """
+    import numpy as np
+
+    if value is None:
+        raise AnswerError("returned None (did you forget `return`?)")
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (str, bytes, dict, set)):
+        raise AnswerError(f"returned a {type(value).__name__}, expected numbers")
+    if isinstance(value, complex) or isinstance(value, np.complexfloating):
+        raise AnswerError("returned a complex number, expected real numbers")
+    try:
+        arr = np.asarray(value)
+        if arr.dtype.kind == "c":
+            raise AnswerError("returned complex numbers, expected real numbers")
+        if arr.dtype.kind == "b" and arr.ndim == 0:
+            return bool(arr)
+        if arr.size > MAX_ELEMENTS:
+            raise AnswerError(f"returned an array with {arr.size} elements; that is far too many")
+        arr = np.array(arr, dtype=float)
+    except AnswerError:
+        raise
+    except BaseException as exc:  # ragged lists, objects, sympy symbols ...
+        raise AnswerError(
+            f"returned a {type(value).__name__} that is not an array of numbers "
+            f"({_short(type(exc).__name__ + ': ' + str(exc), 160)})"
+        ) from None
+    if arr.ndim == 0:
+        return float(arr)
+    return arr.tolist()
+
+
+def to_inputs(case):
+    """Case inputs as call arguments: lists become float arrays, numbers floats."""
+    import numpy as np
+
+    out = {}
+    for key, val in case.items():
+        if isinstance(val, list):
+            out[key] = np.array(val, dtype=float)
+        elif isinstance(val, float):
+            out[key] = float(val)
+        else:
+            out[key] = val
+    return out
+
+
+def render(value):
+    """A readable rendering (feedback only; the grader never parses it)."""
+    try:
+        return _short(str(value), MAX_RENDER)
+    except BaseException:
+        return "<could not be shown>"
+
+
+def evaluate_expression(value, symbols, points, shape=None):
+    """Evaluate a SymPy expression or Matrix at points {symbol name: float}.
+
+    Symbols are matched by name, so assumptions (``positive=True``) do not
+    matter. Returns one plain value per point or raises AnswerError.
+    """
+    import sympy
+
+    if value is None:
+        raise AnswerError("is None: this exercise is not done yet (assign a SymPy expression)")
+    if isinstance(value, bool):
+        raise AnswerError("is a bool; expected a SymPy expression")
+    is_matrix = isinstance(value, sympy.MatrixBase)
+    if shape is not None and not is_matrix:
+        raise AnswerError(
+            f"is a {type(value).__name__}; expected a sympy.Matrix of shape {tuple(shape)}"
+        )
+    if shape is None and is_matrix:
+        raise AnswerError("is a Matrix; expected a scalar SymPy expression")
+    if not (is_matrix or isinstance(value, sympy.Basic) or _is_number(value)):
+        raise AnswerError(f"is a {type(value).__name__}; expected a SymPy expression")
+    if _is_number(value):
+        value = sympy.Float(value)
+    if is_matrix and tuple(value.shape) != tuple(shape):
+        raise AnswerError(f"has shape {tuple(value.shape)}; expected {tuple(shape)}")
+    free = value.free_symbols
+    by_name = {}
+    for sym in free:
+        name = getattr(sym, "name", None)
+        if name is None:
+            raise AnswerError(f"contains {render(sym)}, which is not a plain symbol")
+        by_name.setdefault(name, []).append(sym)
+    unknown = sorted(set(by_name) - set(symbols))
+    if unknown:
+        raise AnswerError(
+            "contains the symbol(s) " + ", ".join(unknown)
+            + "; use only " + ", ".join(symbols)
+        )
+    results = []
+    for point in points:
+        subs = {}
+        for name, syms in by_name.items():
+            for sym in syms:
+                subs[sym] = sympy.Float(repr(float(point[name])), 30)
+        entries = list(value) if is_matrix else [value]
+        vals = []
+        for entry in entries:
+            try:
+                num = complex(sympy.sympify(entry).xreplace(subs).evalf(30))
+            except BaseException:
+                raise AnswerError(
+                    "could not be evaluated to a number at the grader's points "
+                    "(does it contain an undefined function or unevaluated object?)"
+                ) from None
+            if abs(num.imag) > 1e-12 * max(1.0, abs(num.real)):
+                raise AnswerError("evaluates to a complex number at the grader's points")
+            vals.append(num.real)
+        if is_matrix:
+            rows, cols = value.shape
+            results.append([vals[r * cols:(r + 1) * cols] for r in range(rows)])
+        else:
+            results.append(vals[0])
+    return results
+
+
+def run_exercise(ex, namespace):
+    """Run one exercise against the names defined in ``namespace``.
+
+    ``ex`` is the plain description the parent sends: ``name``, ``kind``
+    ('function' or 'expression'), ``args`` and ``cases`` (inputs) for a
+    function, ``symbols``, ``points`` and ``shape`` for an expression.
+    Returns ``{"cases": [{"ok": True, "value": ...} | {"ok": False,
+    "error": ...}], "render": str | None, "missing": str | None}``.
+    """
+    name = ex["name"]
+    ncases = len(ex["cases"]) if ex["kind"] == "function" else len(ex["points"])
+    if name not in namespace:
+        msg = f"`{name}` is not defined: run/keep the cell that defines it and do not rename it"
+        return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": msg}
+    obj = namespace[name]
+    if ex["kind"] == "function":
+        if not callable(obj):
+            msg = f"`{name}` is a {type(obj).__name__}, not a function"
+            return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": msg}
+        call = f"{name}({', '.join(ex['args'])})"
+        out = []
+        pid = os.getpid()
+        for case in ex["cases"]:
+            try:
+                kwargs = to_inputs(case)
+                value = obj(*[kwargs[a] for a in ex["args"]])
+            except BaseException as exc:
+                value = exc
+            if os.getpid() != pid:  # a process forked by the answer: stop here
+                os._exit(0)
+            if isinstance(value, BaseException):
+                out.append({"ok": False, "error": describe_exception(value, call)})
+                continue
+            try:
+                out.append({"ok": True, "value": to_plain(value)})
+            except AnswerError as exc:
+                out.append({"ok": False, "error": f"{call} {exc}"})
+            except BaseException as exc:
+                out.append({"ok": False, "error": describe_exception(exc, f"converting the result of {call}")})
+        return {"cases": out, "render": None, "missing": None}
+    # expression
+    rendered = render(obj)
+    try:
+        values = evaluate_expression(obj, ex["symbols"], ex["points"], ex.get("shape"))
+    except AnswerError as exc:
+        msg = f"`{name}` {exc}"
+        return {"cases": [{"ok": False, "error": msg}] * ncases, "render": rendered, "missing": None}
+    except BaseException as exc:
+        msg = describe_exception(exc, f"evaluating `{name}`")
+        return {"cases": [{"ok": False, "error": msg}] * ncases, "render": rendered, "missing": None}
+    return {"cases": [{"ok": True, "value": v} for v in values], "render": rendered, "missing": None}
+
+
+# --------------------------------------------------------------------------
+# The child process
+# --------------------------------------------------------------------------
+
+def _install_fake_grader():
+    """Make ``from grader.inline import checker`` work and do nothing while grading."""
+
+    def _noop(*args, **kwargs):
+        return None
+
+    def checker(*args, **kwargs):
+        return _noop
+
+    pkg = types.ModuleType("grader")
+    pkg.__path__ = []
+    inline = types.ModuleType("grader.inline")
+    inline.checker = checker
+    inline.check = _noop
+    pkg.inline = inline
+    sys.modules["grader"] = pkg
+    sys.modules["grader.inline"] = inline
+
+
+def _private_functions():
+    """Copies of this module's functions bound to a private globals dict.
+
+    Submission code can reach this module (``sys._getframe().f_back.f_globals``)
+    and replace its names; the copies used while grading do not see that.
+    """
+    private = dict(globals())
+    for name, obj in list(private.items()):
+        if isinstance(obj, types.FunctionType) and obj.__module__ == __name__:
+            private[name] = types.FunctionType(obj.__code__, private, obj.__name__, obj.__defaults__, obj.__closure__)
+    return private
+
+
+def child_main(result_fd):
+    """Entry point of the sandboxed child (see module docstring)."""
+    private = _private_functions()
+    run = private["run_exercise"]
+    describe = private["describe_exception"]
+    short = private["_short"]
+    write = os.write
+    dumps = json.dumps
+    getpid = os.getpid
+    exit_now = os._exit
+    fd = int(result_fd)
+    main_pid = getpid()
+
+    payload = json.loads(sys.stdin.buffer.read().decode())
+
+    real_stdout, real_stderr = sys.stdout, sys.stderr
+
+    def flush():
+        for stream in (sys.stdout, sys.stderr, real_stdout, real_stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+
+    def make_send(tag):
+        def send(msg):
+            if getpid() != main_pid:  # a process the submission forked: never speaks
+                exit_now(0)
+            if msg.get("ev") != "cell" and msg.get("ev") != "start":
+                flush()  # printed output reaches the grader before the result
+            data = tag + (dumps(msg, allow_nan=True) + "\n").encode()
+            while data:
+                n = write(fd, data)
+                data = data[n:]
+        return send
+
+    # Every message carries the parent's one-time token, so bytes the
+    # submission writes to this channel are not taken as results.
+    send = make_send(str(payload.pop("token", "")).encode() + b" ")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdin = open(os.devnull)
+    for path in payload.get("sys_path", []):
+        sys.path.append(path)
+    try:
+        import signal
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    except Exception:
+        pass
+    import numpy  # noqa: F401  (imported before submission code runs)
+
+    _install_fake_grader()
+    student = types.ModuleType(str(payload.get("module") or "__main__"))
+    student.__dict__["__builtins__"] = builtins
+    student.__dict__["display"] = lambda *args, **kwargs: None  # Jupyter's display()
+    sys.modules[student.__name__] = student
+    if student.__name__ != "__main__":
+        sys.modules["__main__"] = student
+    namespace = student.__dict__
+    cells = payload["cells"]
+    exercises = payload["exercises"]
+    del payload
+    send({"ev": "ready"})
+    for index, source in cells:
+        send({"ev": "cell", "i": index})
+        error = None
+        try:
+            code = compile(source, f"<cell {index}>", "exec")
+        except SyntaxError as exc:
+            error = f"cell {index} has a syntax error (line {exc.lineno}): {short(exc.msg, 200)}"
+        except BaseException as exc:
+            error = f"cell {index} could not be compiled: {describe(exc)}"
+        else:
+            try:
+                exec(code, namespace)
+            except BaseException as exc:
+                error = describe(exc, f"cell {index}")
+            if getpid() != main_pid:
+                exit_now(0)
+        send({"ev": "cell_done", "i": index, "error": error})
+    for k, ex in exercises:
+        send({"ev": "start", "k": k})
+        try:
+            res = run(ex, namespace)
+        except BaseException as exc:
+            res = {"cases": None, "error": describe(exc, f"running {ex['name']}")}
+        if getpid() != main_pid:
+            exit_now(0)
+        send({"ev": "result", "k": k, **res})
+    send({"ev": "done"})
+    exit_now(0)
+
+
+if __name__ == "__main__":  # pragma: no cover - used as `python -c SOURCE fd`
+    child_main(sys.argv[1])

@@ -1,0 +1,463 @@
+"""Start the student's process in a sandbox and read what it sends back.
+
+Modes (``--sandbox``):
+
+``namespace``  (root) fresh mount, network and PID namespaces (``unshare``);
+               every top-level directory except the system ones is hidden
+               behind an empty read-only tmpfs, only the Python installation,
+               the venv and the public ``lib`` package are mounted back
+               (read-only); solutions, private solutions, the output and
+               submissions folders are hidden; then the process drops to an
+               unprivileged uid with ``no_new_privs``. Killing the namespace's
+               first process kills everything the submission started.
+``userns``     (not root) the same inside an unprivileged user namespace
+               (``unshare --map-root-user``); no uid change is possible there.
+``setuid``     (root, namespaces unavailable, e.g. some Docker set-ups) only
+               the privilege drop: the hidden paths must not be readable by
+               other users (the grader refuses otherwise).
+``none``       no isolation at all; only for trusted code, prints a warning.
+
+``auto`` picks the first that works, in that order (``none`` never).
+Resource limits in every mode: address space, CPU seconds, file size,
+number of processes, no core files, open files; plus wall-clock limits and a
+cap on the bytes read from the process's output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import selectors
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+RUNNER_SOURCE = (_HERE / "runner.py").read_text()
+JAIL_SOURCE = (_HERE / "_jail.py").read_text()
+
+#: First uid used for sandboxed processes; one uid per grading slot so that
+#: RLIMIT_NPROC of one submission never blocks another.
+SANDBOX_UID_BASE = 61000
+SANDBOX_UID_SLOTS = 1000
+
+
+class SandboxUnavailable(RuntimeError):
+    """No isolation mode works here; the message says what to do."""
+
+
+@dataclass
+class Limits:
+    """Per-child resource limits (see README, "Limits")."""
+
+    cell_timeout: float = 10.0      # wall seconds per notebook cell
+    exercise_timeout: float = 10.0  # wall seconds per exercise (all its cases)
+    startup_timeout: float = 30.0   # wall seconds until the runner is ready
+    total_timeout: float = 120.0    # wall seconds for one submission, all restarts
+    memory_mb: int = 1024           # RLIMIT_AS
+    cpu_seconds: int = 60           # RLIMIT_CPU per child
+    file_mb: int = 16               # RLIMIT_FSIZE
+    nproc: int = 32                 # RLIMIT_NPROC (per sandbox uid)
+    output_kb: int = 32             # printed output kept for the report
+    result_mb: int = 16             # bytes accepted on the result channel
+    tmp_mb: int = 64                # size of the private /tmp
+
+
+@dataclass
+class ChildOutcome:
+    events: list = field(default_factory=list)
+    status: str = "done"            # done | timeout | crashed | too_much_data | failed_to_start
+    phase: tuple = ("startup",)     # where it stopped: ("startup",) ("cell", i) ("exercise", k)
+    returncode: int | None = None
+    output: str = ""
+    output_bytes: int = 0
+    detail: str = ""
+
+
+def _run_quiet(cmd):
+    try:
+        return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+_MODE_CACHE: dict = {}
+
+
+def _unshare_cmd(user_ns: bool) -> list[str]:
+    exe = shutil.which("unshare") or "/usr/bin/unshare"
+    cmd = [exe]
+    if user_ns:
+        cmd += ["--user", "--map-root-user"]
+    return cmd + ["--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "--propagation", "private"]
+
+
+def detect_mode(requested: str = "auto") -> str:
+    """Resolve ``auto`` to a working sandbox mode; raise SandboxUnavailable."""
+    if requested in _MODE_CACHE:
+        return _MODE_CACHE[requested]
+    root = os.geteuid() == 0
+    mode = None
+    if requested == "none":
+        print("WARNING: grading WITHOUT a sandbox (--sandbox none): submissions can read "
+              "the solutions and anything else this user can read.", file=sys.stderr)
+        mode = "none"
+    elif requested in ("auto", "namespace") and root and _run_quiet(_unshare_cmd(False) + ["true"]):
+        mode = "namespace"
+    elif (requested == "userns" or (requested == "auto" and not root)) and _run_quiet(_unshare_cmd(True) + ["true"]):
+        mode = "userns"
+    elif requested in ("auto", "setuid") and root:
+        mode = "setuid"
+    if mode is None:
+        raise SandboxUnavailable(
+            f"sandbox mode {requested!r} is not available (running as uid {os.geteuid()}). "
+            "Grade as root (namespaces or uid drop), enable unprivileged user namespaces, "
+            "or pass --sandbox none for trusted code only."
+        )
+    _MODE_CACHE[requested] = mode
+    return mode
+
+
+_uid_lock = threading.Lock()
+_uids_in_use: set = set()
+
+
+def _acquire_uid() -> int:
+    with _uid_lock:
+        for i in range(SANDBOX_UID_SLOTS):
+            uid = SANDBOX_UID_BASE + (os.getpid() * 7 + i) % SANDBOX_UID_SLOTS
+            if uid not in _uids_in_use:
+                _uids_in_use.add(uid)
+                return uid
+    raise RuntimeError("no free sandbox uid")
+
+
+def _release_uid(uid: int) -> None:
+    with _uid_lock:
+        _uids_in_use.discard(uid)
+
+
+def _check_hidden_by_permissions(paths, uid):
+    """In setuid mode: refuse if the sandbox uid could read a hidden path."""
+    for p in paths:
+        p = Path(p)
+        if not p.exists():
+            continue
+        st = p.stat()
+        if st.st_uid == uid or st.st_mode & (stat.S_IROTH | stat.S_IXOTH if p.is_dir() else stat.S_IROTH):
+            raise SandboxUnavailable(
+                f"--sandbox setuid: {p} is readable by other users; "
+                f"run `chmod -R o-rwx {p}` first (or use a machine where unshare works)"
+            )
+
+
+def python_paths() -> dict:
+    """What the child needs to import numpy, sympy and lib (and nothing else).
+
+    Real paths throughout (a venv or a folder may be a symlink into a hidden
+    directory): the base interpreter runs the child with ``-I -S`` and gets
+    the venv's site-packages and the folder holding ``lib`` on ``sys.path``.
+    """
+    import sysconfig
+
+    import lib  # the public package
+
+    real = os.path.realpath
+    lib_dir = real(os.path.dirname(lib.__file__))
+    site = []
+    for key in ("purelib", "platlib"):
+        path = real(sysconfig.get_paths()[key])
+        if path not in site and os.path.isdir(path):
+            site.append(path)
+    keep = sorted({real(sys.base_prefix), lib_dir, *site})
+    return {"sys_path": site + [os.path.dirname(lib_dir)], "keep": keep, "python": real(sys.executable)}
+
+
+def _count_processes(uid: int) -> int:
+    """Processes and threads of ``uid`` now (what RLIMIT_NPROC counts)."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as fh:
+                fields = dict(line.split(":", 1) for line in fh if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid:
+                count += int(fields.get("Threads", "1"))
+        except (OSError, ValueError, KeyError):
+            continue
+    return count
+
+
+def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid: int | None):
+    paths = python_paths()
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": workdir,
+        "LANG": "C.UTF-8",
+        "TMPDIR": workdir if mode in ("namespace", "userns") else workdir,
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+    }
+    rl = {
+        "RLIMIT_AS": limits.memory_mb * 1024 * 1024,
+        "RLIMIT_CPU": int(limits.cpu_seconds),
+        "RLIMIT_FSIZE": limits.file_mb * 1024 * 1024,
+        "RLIMIT_CORE": 0,
+        "RLIMIT_NOFILE": 256,
+    }
+    if uid is not None:
+        rl["RLIMIT_NPROC"] = limits.nproc
+    elif mode == "userns":
+        # The count is per real user (the instructor's own processes too).
+        rl["RLIMIT_NPROC"] = _count_processes(os.getuid()) + 2 * limits.nproc
+    runner_argv = [paths["python"], "-I", "-S", "-c", RUNNER_SOURCE]
+    cfg = {
+        "namespace": mode in ("namespace", "userns"),
+        "hide_top": True,
+        "keep": paths["keep"],
+        "hide": hide,
+        "uid": uid,
+        "gid": uid,
+        "workdir": workdir,
+        "limits": rl,
+        "tmp_mb": limits.tmp_mb,
+        "env": env,
+    }
+    if mode in ("namespace", "userns"):
+        prefix = _unshare_cmd(mode == "userns")
+    else:
+        prefix = []
+    return prefix, paths, cfg, runner_argv
+
+
+class _Reader:
+    """Collect the child's output (capped) and result lines (capped)."""
+
+    def __init__(self, out_cap: int, result_cap: int, token: str):
+        self.tag = token.encode() + b" "
+        self.out = bytearray()
+        self.out_bytes = 0
+        self.out_cap = out_cap
+        self.result_buf = bytearray()
+        self.result_bytes = 0
+        self.result_cap = result_cap
+        self.lines: list = []
+
+    def feed_out(self, data: bytes):
+        self.out_bytes += len(data)
+        room = self.out_cap - len(self.out)
+        if room > 0:
+            self.out += data[:room]
+
+    def feed_result(self, data: bytes) -> bool:
+        self.result_bytes += len(data)
+        if self.result_bytes > self.result_cap:
+            return False
+        self.result_buf += data
+        while True:
+            nl = self.result_buf.find(b"\n")
+            if nl < 0:
+                break
+            line = bytes(self.result_buf[:nl])
+            del self.result_buf[: nl + 1]
+            start = line.rfind(self.tag)
+            if start < 0:
+                continue  # not written by the runner: ignored
+            try:
+                msg = json.loads(line[start + len(self.tag):].decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                continue  # not ours; ignored (the protocol is checked by the caller)
+            if isinstance(msg, dict):
+                self.lines.append(msg)
+        return True
+
+
+def run_child(payload: dict, *, mode: str, limits: Limits, hide: list[str], deadline: float,
+              on_event) -> ChildOutcome:
+    """Run one child on ``payload``; call ``on_event(msg)`` for each protocol message.
+
+    ``on_event`` returns the next phase timeout in seconds (or None to keep
+    the current one). Returns how the child ended.
+    """
+    uid = _acquire_uid() if mode in ("namespace", "setuid") else None
+    tmp_root = None
+    try:
+        if mode in ("namespace", "userns"):
+            workdir = "/tmp/work"
+        else:
+            tmp_root = tempfile.mkdtemp(prefix="grader-")
+            os.chmod(tmp_root, 0o711)
+            workdir = os.path.join(tmp_root, "work")
+        if mode == "setuid":
+            _check_hidden_by_permissions(hide, uid)
+        prefix, paths, cfg, runner_argv = build_command(mode, limits, hide, workdir, uid)
+        rfd, wfd = os.pipe()
+        runner_argv = runner_argv + [str(wfd)]
+        cfg["argv"] = runner_argv
+        token = secrets.token_hex(16)
+        payload = dict(payload, sys_path=paths["sys_path"], token=token)
+        cmd = prefix + [paths["python"], "-I", "-S", "-c", JAIL_SOURCE, json.dumps(cfg)]
+        if mode == "none":
+            cmd = runner_argv
+        try:
+            proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                pass_fds=(wfd,),
+                start_new_session=True,
+                env=cfg["env"] if mode == "none" else {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                cwd="/" if mode != "none" else None,
+            )
+        except OSError as exc:
+            os.close(rfd)
+            os.close(wfd)
+            return ChildOutcome(status="failed_to_start", detail=str(exc))
+        os.close(wfd)
+        return _drive(proc, rfd, payload, token, limits, deadline, on_event, uid if mode == "setuid" else None)
+    finally:
+        if uid is not None:
+            _release_uid(uid)
+        if tmp_root:
+            shutil.rmtree(tmp_root, ignore_errors=True)
+
+
+def _kill(proc, uid):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if uid is not None:
+        # setuid mode: kill every process of the sandbox uid (escaped forks too).
+        try:
+            subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                            "kill", "-9", "-1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            pass
+
+
+def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> ChildOutcome:
+    reader = _Reader(limits.output_kb * 1024, limits.result_mb * 1024 * 1024, token)
+    outcome = ChildOutcome()
+    data = json.dumps(payload).encode()
+
+    def feed():
+        try:
+            proc.stdin.write(data)
+            proc.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    sel = selectors.DefaultSelector()
+    os.set_blocking(rfd, False)
+    out_fd = proc.stdout.fileno()
+    os.set_blocking(out_fd, False)
+    sel.register(rfd, selectors.EVENT_READ, "result")
+    sel.register(out_fd, selectors.EVENT_READ, "out")
+    phase_timeout = limits.startup_timeout
+    phase_deadline = time.monotonic() + phase_timeout
+    open_fds = 2
+    finished = False
+    try:
+        while True:
+            now = time.monotonic()
+            limit = min(phase_deadline, deadline)
+            if now >= limit:
+                outcome.status = "timeout"
+                break
+            events = sel.select(timeout=min(0.2, limit - now))
+            for key, _ in events:
+                try:
+                    chunk = os.read(key.fd, 65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    sel.unregister(key.fd)
+                    open_fds -= 1
+                    continue
+                if key.data == "out":
+                    reader.feed_out(chunk)
+                elif not reader.feed_result(chunk):
+                    outcome.status = "too_much_data"
+                    finished = True
+                    break
+            if finished:
+                break
+            while reader.lines:
+                msg = reader.lines.pop(0)
+                ev = msg.get("ev")
+                if ev == "cell":
+                    outcome.phase = ("cell", msg.get("i"))
+                elif ev == "start":
+                    outcome.phase = ("exercise", msg.get("k"))
+                outcome.events.append(msg)
+                nxt = on_event(msg)
+                if nxt is not None:
+                    phase_timeout = nxt
+                    phase_deadline = time.monotonic() + nxt
+                if ev == "done":
+                    outcome.phase = ("done",)
+                    finished = True
+            if finished:
+                outcome.status = "done"
+                break
+            if open_fds == 0 or (proc.poll() is not None and not events):
+                # The process ended (or closed every channel) without "done".
+                outcome.status = "crashed"
+                break
+    finally:
+        if outcome.status == "done":
+            # The runner exits right after "done": collect its last output.
+            end = time.monotonic() + 2.0
+            while open_fds > 0 and time.monotonic() < end:
+                for key, _ in sel.select(timeout=0.05):
+                    try:
+                        chunk = os.read(key.fd, 65536)
+                    except BlockingIOError:
+                        continue
+                    if not chunk:
+                        sel.unregister(key.fd)
+                        open_fds -= 1
+                    elif key.data == "out":
+                        reader.feed_out(chunk)
+        _kill(proc, kill_uid)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        sel.close()
+        os.close(rfd)
+        proc.stdout.close()
+    outcome.returncode = proc.returncode
+    outcome.output = reader.out.decode("utf-8", "replace")
+    outcome.output_bytes = reader.out_bytes
+    return outcome
+
+
+def describe_returncode(code) -> str:
+    if code is None:
+        return "did not finish"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hints = {"SIGKILL": " (killed: time, memory or process limit)", "SIGXCPU": " (CPU time limit)",
+                 "SIGSEGV": " (crashed)", "SIGXFSZ": " (file size limit)"}
+        return f"was ended by {name}{hints.get(name, '')}"
+    return f"exited with status {code}"

@@ -1,0 +1,57 @@
+"""Shared helpers for tests/test_grader*.py (not a test module)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jupytext
+
+from grader.sandbox import Limits
+
+REPO = Path(__file__).resolve().parent.parent
+SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
+CHAPTER = "rigid_body_dynamics"
+SOLUTIONS_TEXT = (REPO / "solutions" / f"{CHAPTER}.py").read_text()
+
+
+def stub_source(chapter: str = CHAPTER) -> str:
+    """The untouched exercise notebook's code cells as one Python source."""
+    nb = jupytext.read(REPO / "exercises" / f"{chapter}.md")
+    return "\n\n".join(c.source for c in nb.cells if c.cell_type == "code") + "\n"
+
+
+def small_limits() -> Limits:
+    """Short limits so the hostile submissions finish quickly in tests."""
+    return Limits(cell_timeout=8.0, exercise_timeout=3.0, startup_timeout=30.0, total_timeout=90.0,
+                  memory_mb=1024, cpu_seconds=30, output_kb=16)
+
+
+def parse_header(path: Path) -> dict:
+    """Read the '# base:', '# expected-...' header of a tests/submissions file."""
+    info = {"base": "none", "score": None, "exercises": {}, "feedback": []}
+    for line in path.read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        m = re.match(r"#\s*base:\s*(\w+)", line)
+        if m:
+            info["base"] = m.group(1)
+        m = re.match(r"#\s*expected-score:\s*([\d.]+)", line)
+        if m:
+            info["score"] = float(m.group(1))
+        m = re.match(r"#\s*expected-exercise:\s*(\w+)=([\d.]+)", line)
+        if m:
+            info["exercises"][m.group(1)] = float(m.group(2))
+        m = re.match(r"#\s*expected-feedback:\s*(\w+):\s*(.+)", line)
+        if m:
+            info["feedback"].append((m.group(1), m.group(2).strip()))
+    return info
+
+
+def build_submission(path: Path, out_dir: Path) -> Path:
+    """base + tail, written as a .py submission in out_dir."""
+    info = parse_header(path)
+    base = {"solutions": SOLUTIONS_TEXT, "stubs": stub_source(), "none": ""}[info["base"]]
+    target = out_dir / (path.stem + ".py")
+    target.write_text(base + "\n\n" + path.read_text())
+    return target

@@ -1,0 +1,234 @@
+"""Every chapter's exercises: reference solutions score full marks, untouched notebooks zero.
+
+Chapters are discovered from grader/chapters/, so a new chapter's exercises
+are tested without editing this file. Also checks the exercise format (the
+notebook headings equal the spec) and that the public expected answers are
+up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jupytext
+import nbformat
+import pytest
+
+from grader import core
+from grader.publicdata import render_public
+from grader.spec import chapter_names, load_chapter
+from grader_helpers import REPO, small_limits
+
+CHAPTERS = chapter_names()
+HEADING = re.compile(
+    r"^##\s+Exercise\s+(?P<number>[\d.]+)\s+·\s+`(?P<name>\w+)`\s+·\s+(?P<points>[\d.]+)\s+points?"
+    r"(?P<partial>\s+·\s+partial credit per case)?\s*$"
+)
+
+
+def _opts(chapter):
+    return core.GradeOptions(chapter=chapter, limits=small_limits())
+
+
+def _solved_notebook(chapter: str):
+    """The exercise notebook with the reference solutions appended as a last cell."""
+    nb = jupytext.read(REPO / "exercises" / f"{chapter}.md")
+    nb.cells.append(nbformat.v4.new_code_cell((REPO / "solutions" / f"{chapter}.py").read_text()))
+    return nb
+
+
+def test_there_is_at_least_one_chapter():
+    assert "rigid_body_dynamics" in CHAPTERS
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_reference_solutions_score_full_marks(chapter, tmp_path):
+    sub = tmp_path / f"{chapter}.py"
+    sub.write_text((REPO / "solutions" / f"{chapter}.py").read_text())
+    report = core.grade_submission(sub, _opts(chapter))
+    assert report["score"] == load_chapter(chapter).max_score, core.format_report(report)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_untouched_exercise_notebook_scores_zero(chapter):
+    report = core.grade_submission(REPO / "exercises" / f"{chapter}.md", _opts(chapter))
+    assert report["status"] == "graded"
+    assert report["score"] == 0.0, core.format_report(report)
+    for ex in report["exercises"]:
+        # The stub's own message, not a crash: the student sees what to do.
+        assert "not done yet" in ex["feedback"] or "not done yet" in json.dumps(ex["cases"]), ex
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("suffix", [".ipynb", ".md", ".py"])
+def test_solved_notebook_in_every_format_scores_full_marks(chapter, suffix, tmp_path):
+    nb = _solved_notebook(chapter)
+    sub = tmp_path / f"student{suffix}"
+    if suffix == ".ipynb":
+        nbformat.write(nb, sub)
+    elif suffix == ".md":
+        sub.write_text(jupytext.writes(nb, fmt="md:myst"))
+    else:
+        sub.write_text(jupytext.writes(nb, fmt="py:percent"))
+    report = core.grade_submission(sub, _opts(chapter))
+    assert report["score"] == load_chapter(chapter).max_score, core.format_report(report)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_notebook_headings_declare_the_spec(chapter):
+    spec = load_chapter(chapter)
+    nb = jupytext.read(REPO / "exercises" / f"{chapter}.md")
+    found = []
+    cells = nb.cells
+    for i, cell in enumerate(cells):
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            m = HEADING.match(line)
+            if m:
+                found.append((m["number"], m["name"], float(m["points"]), bool(m["partial"]), i))
+    assert [(n, nm, p, pa) for n, nm, p, pa, _ in found] == [
+        (ex.number, ex.name, float(ex.points), ex.partial) for ex in spec.exercises
+    ]
+    for number, name, _, _, i in found:
+        code = [c.source for c in cells[i + 1:i + 4] if c.cell_type == "code"]
+        assert len(code) >= 2, f"exercise {number}: expected a stub cell and a check cell"
+        assert re.search(rf"\b{name}\b", code[0]), f"exercise {number}: stub does not define {name}"
+        assert f'check("{name}", {name})' in code[1], f"exercise {number}: no check cell"
+    assert 'checker("' + chapter + '")' in cells[[c.cell_type for c in cells].index("code")].source
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_public_expected_answers_are_up_to_date(chapter):
+    spec = load_chapter(chapter)
+    assert spec.public_file.read_text() == render_public(spec), (
+        f"run: .venv/bin/python -m grader --write-public --chapter {chapter}"
+    )
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_partial_credit_shares_are_exact(chapter):
+    """Each case of a partial-credit exercise is worth a multiple of 1/4 point."""
+    spec = load_chapter(chapter)
+    for ex in spec.exercises:
+        n = len(ex.case_inputs(spec.seed))
+        assert n >= 2
+        if ex.partial:
+            assert (ex.points / n * 4) == int(ex.points / n * 4), ex.name
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_hidden_cases_are_seeded(chapter):
+    spec = load_chapter(chapter)
+    for ex in spec.exercises:
+        assert ex.case_inputs(spec.seed) == ex.case_inputs(spec.seed)
+        if ex.kind == "expression" or getattr(ex, "hidden", None):
+            assert ex.case_inputs(spec.seed) != ex.case_inputs(spec.seed + 1), ex.name
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_inline_check_passes_the_reference_on_every_public_case(chapter):
+    from grader.inline import check_exercise
+    from grader.spec import load_solutions
+
+    ref = load_solutions(chapter)
+    for ex in load_chapter(chapter).exercises:
+        result = check_exercise(chapter, ex.name, getattr(ref, ex.name))
+        assert result.passed_public, "\n".join(result.lines)
+        assert "graded later" in result.lines[-1]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_untouched_notebook_runs_top_to_bottom_in_a_kernel(chapter):
+    """The check cells never raise, so 'Run All' reaches every exercise."""
+    import nbclient
+
+    nb = jupytext.read(REPO / "exercises" / f"{chapter}.md")
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(REPO / "exercises")}}).execute()
+    text = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert text.count("public cases pass") == len(load_chapter(chapter).exercises)
+    assert "all tests passed" not in text.lower()
+
+
+FILLED_31 = {
+    "inertia_about_origin": '''
+def inertia_about_origin(masses, points):
+    I = np.zeros((3, 3))
+    for m_i, r in zip(masses, points):
+        I += m_i * (r @ r * np.eye(3) - np.outer(r, r))
+    return I
+''',
+    "body_wrench": '''
+def body_wrench(mass, inertia, omega, v, omega_dot, v_dot):
+    return np.hstack([inertia @ omega_dot + np.cross(omega, inertia @ omega),
+                      mass * (v_dot + np.cross(omega, v))])
+''',
+    "steiner_block": '''
+m, c_x, c_y, c_z = sp.symbols("m c_x c_y c_z")
+I_xx, I_yy, I_zz, I_xy, I_xz, I_yz = sp.symbols("I_xx I_yy I_zz I_xy I_xz I_yz")
+I_c = sp.Matrix([[I_xx, I_xy, I_xz], [I_xy, I_yy, I_yz], [I_xz, I_yz, I_zz]])
+c = sp.Matrix([c_x, c_y, c_z])
+def hat(a):
+    return sp.Matrix([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+Ad = sp.BlockMatrix([[sp.eye(3), sp.zeros(3)], [hat(-c), sp.eye(3)]]).as_explicit()
+G_c = sp.diag(I_c, m * sp.eye(3))
+G_a = sp.simplify(Ad.T * G_c * Ad)
+steiner_block = G_a[:3, :3]
+''',
+    "is_physically_consistent": '''
+def is_physically_consistent(inertia):
+    l1, l2, l3 = np.linalg.eigvalsh(inertia)
+    return l1 >= 0 and l1 + l2 >= l3
+''',
+    "Omega_k_squared": '''
+I_k, I_a, I_b, Omega = sp.symbols("I_k I_a I_b Omega")
+Omega_k_squared = Omega**2 * (I_k - I_a) * (I_k - I_b) / (I_a * I_b)
+''',
+    "axis_is_stable": '''
+def axis_is_stable(moments, k):
+    a, b = [moments[j] for j in range(3) if j != k]
+    return (moments[k] - a) * (moments[k] - b) > 0
+''',
+    "world_frame_torque": '''
+def world_frame_torque(R, inertia_body, omega_world, omega_dot_world):
+    I_w = R @ inertia_body @ R.T
+    return I_w @ omega_dot_world + np.cross(omega_world, I_w @ omega_world)
+''',
+    "urdf_inertial_to_G": '''
+def urdf_inertial_to_G(mass, xyz, rpy, inertia):
+    r, p, y = rpy
+    Rx = np.array([[1, 0, 0], [0, np.cos(r), -np.sin(r)], [0, np.sin(r), np.cos(r)]])
+    Ry = np.array([[np.cos(p), 0, np.sin(p)], [0, 1, 0], [-np.sin(p), 0, np.cos(p)]])
+    Rz = np.array([[np.cos(y), -np.sin(y), 0], [np.sin(y), np.cos(y), 0], [0, 0, 1]])
+    R = Rz @ Ry @ Rx
+    ixx, ixy, ixz, iyy, iyz, izz = inertia
+    I_C = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    def hat(a):
+        return np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    G_C = np.block([[I_C, np.zeros((3, 3))], [np.zeros((3, 3)), mass * np.eye(3)]])
+    Rt, pt = R.T, -R.T @ xyz
+    Ad = np.block([[Rt, np.zeros((3, 3))], [hat(pt) @ Rt, Rt]])
+    return Ad.T @ G_C @ Ad
+''',
+}
+
+
+def test_a_student_filling_in_the_stubs_gets_full_marks(tmp_path):
+    """The 3.1 notebook with each stub cell replaced by a student's own answer, as .ipynb."""
+    chapter = "rigid_body_dynamics"
+    nb = jupytext.read(REPO / "exercises" / f"{chapter}.md")
+    filled = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for name, code in FILLED_31.items():
+            if re.search(rf"^(def {name}\(|{name} = None)", cell.source, re.M) and "check(" not in cell.source:
+                cell.source = code.strip()
+                filled.add(name)
+    assert filled == set(FILLED_31)
+    sub = tmp_path / "student.ipynb"
+    nbformat.write(nb, sub)
+    report = core.grade_submission(sub, _opts(chapter))
+    assert report["score"] == 18.0, core.format_report(report)

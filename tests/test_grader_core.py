@@ -1,0 +1,335 @@
+"""The grader's own machinery: batch rows, determinism, atomic gradebook,
+inline checks, comparison, Gradescope, and the 3.1 reference answers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from contextlib import redirect_stdout
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import grader.compare as cmp
+from grader import cli, core, inline, runner
+from grader.gradescope import make_bundle, results_json
+from grader.spec import load_chapter, load_solutions
+from lib.spatial import spatial_inertia
+from grader_helpers import CHAPTER, REPO, SOLUTIONS_TEXT, small_limits
+
+ref = load_solutions(CHAPTER)
+
+
+def _opts(**kw):
+    return core.GradeOptions(chapter=CHAPTER, limits=small_limits(), **kw)
+
+
+# --------------------------------------------------------------------------
+# Batch grading, nothing lost
+# --------------------------------------------------------------------------
+
+def test_batch_writes_a_row_for_every_file_even_unreadable(tmp_path):
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "good.py").write_text(SOLUTIONS_TEXT)
+    (folder / "broken.ipynb").write_text("{ this is not json")
+    (folder / "binary.py").write_bytes(b"\xff\xfe\x00\x01" * 10)
+    (folder / "notes.txt").write_text("my answers are in my head")
+    (folder / "empty.md").write_text("")
+    (folder / "wrongshape.ipynb").write_text(json.dumps({"cells": "nope"}))
+    (folder / ".ipynb_checkpoints").mkdir()
+    (folder / ".ipynb_checkpoints" / "good-checkpoint.py").write_text(SOLUTIONS_TEXT)
+    out = tmp_path / "out"
+    assert cli.main([str(folder), "--chapter", CHAPTER, "--out", str(out), "--quiet", "--timeout", "3"]) == 0
+    rows = list(csv.DictReader((out / "gradebook.csv").open()))
+    by_file = {r["submission"]: r for r in rows}
+    assert sorted(by_file) == sorted(["good.py", "broken.ipynb", "binary.py", "notes.txt", "empty.md",
+                                      "wrongshape.ipynb"])
+    assert by_file["good.py"]["score"] == "18"
+    for name in ("broken.ipynb", "binary.py", "notes.txt", "wrongshape.ipynb"):
+        assert by_file[name]["score"] == "0"
+        assert by_file[name]["status"] == "unreadable"
+        assert by_file[name]["messages"]
+    assert by_file["empty.md"]["status"] == "graded" and by_file["empty.md"]["score"] == "0"
+    for name in by_file:
+        assert (out / f"{name}.json").is_file()
+    report = json.loads((out / "broken.ipynb.json").read_text())
+    assert "not valid JSON" in report["messages"][0]
+
+
+def test_regrading_gives_identical_reports(tmp_path):
+    sub = tmp_path / "partial.py"
+    sub.write_text(SOLUTIONS_TEXT + "\ndef inertia_about_origin(masses, points):\n    return np.eye(3)\n"
+                   "def is_physically_consistent(inertia):\n    return bool(np.all(np.linalg.eigvalsh(inertia) > 0))\n")
+    first = core.grade_submission(sub, _opts())
+    second = core.grade_submission(sub, _opts())
+    assert first == second
+    assert first["score"] == 15.0  # 18 - 2 (I_O) - 1 (consistency: 4 of 6 cases)
+    other_seed = core.grade_submission(sub, _opts(seed=7))
+    assert other_seed["seed"] == 7
+
+
+def test_gradebook_is_replaced_atomically(tmp_path):
+    target = tmp_path / "gradebook.csv"
+    target.write_text("old")
+    cli.atomic_write(target, "new\n")
+    assert target.read_text() == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gradebook.csv"]  # no temp files left
+
+
+def test_cli_single_file_and_python_m(tmp_path):
+    sub = tmp_path / "alice.py"
+    sub.write_text(SOLUTIONS_TEXT)
+    out = tmp_path / "grades"
+    proc = subprocess.run([sys.executable, "-m", "grader", str(sub), "--chapter", CHAPTER, "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "alice.py: 18 / 18" in proc.stdout
+    report = json.loads((out / "alice.py.json").read_text())
+    assert report["score"] == 18.0 and report["max_score"] == 18.0
+    assert [e["score"] for e in report["exercises"]] == [2, 2, 2, 3, 2, 2, 2, 3]
+
+
+def test_unknown_chapter_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main([str(tmp_path), "--chapter", "no_such_chapter"])
+    assert exc.value.code == 2
+
+
+def test_private_solutions_path_is_used_and_hidden(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir()
+    # A different "reference": every answer of 3.1.6 flipped.
+    (private / f"{CHAPTER}.py").write_text(
+        SOLUTIONS_TEXT + "\n_orig = axis_is_stable\ndef axis_is_stable(moments, k):\n    return not _orig(moments, k)\n")
+    sub = tmp_path / "spy.py"
+    sub.write_text(
+        SOLUTIONS_TEXT
+        + f"\ntry:\n    exec(open({str(private / (CHAPTER + '.py'))!r}).read())\nexcept Exception as e:\n"
+        "    _err = type(e).__name__\nelse:\n    _err = 'READ'\n"
+        "def inertia_about_origin(masses, points):\n    raise RuntimeError(_err)\n"
+    )
+    report = core.grade_submission(sub, _opts(solutions=str(private)))
+    by = {e["name"]: e for e in report["exercises"]}
+    assert by["axis_is_stable"]["score"] == 0.0      # graded against the private reference
+    assert "FileNotFoundError" in json.dumps(by["inertia_about_origin"])
+    assert report["score"] == 14.0
+
+
+# --------------------------------------------------------------------------
+# Comparison and conversion (one implementation)
+# --------------------------------------------------------------------------
+
+def test_compare_reports_expected_returned_and_tolerance():
+    r = cmp.compare([1.0, 2.0], [1.0, 2.1], rtol=1e-9, atol=1e-12, public=True)
+    assert not r.passed
+    assert "expected" in r.message and "returned" in r.message and "tolerance" in r.message
+    hidden = cmp.compare([1.0, 2.0], [1.0, 2.1], rtol=1e-9, atol=1e-12, public=False)
+    assert "2." not in hidden.message  # hidden cases reveal neither inputs nor answers
+    assert cmp.compare([1.0], [1.0 + 1e-13], rtol=1e-9, atol=1e-12, public=True).passed
+    assert not cmp.compare([[1.0]], [1.0], rtol=0, atol=0, public=True).passed  # shape
+    assert not cmp.compare(1.0, float("nan"), rtol=0, atol=1, public=True).passed
+    assert not cmp.compare(True, 1.0, rtol=0, atol=0, public=True).passed
+    assert not cmp.compare(1.0, True, rtol=0, atol=0, public=True).passed
+    assert not cmp.compare(1.0, "1.0", rtol=0, atol=0, public=True).passed
+    assert not cmp.compare([1.0, 2.0], [[1.0], 2.0], rtol=0, atol=0, public=True).passed
+
+
+def test_exercise_score_partial_and_all_or_nothing():
+    assert cmp.exercise_score(3, True, [True, False, True, True, False, True]) == 2.0
+    assert cmp.exercise_score(2, False, [True, True, True, False]) == 0.0
+    assert cmp.exercise_score(2, False, [True] * 4) == 2.0
+
+
+def test_to_plain_rejects_what_is_not_numbers():
+    assert runner.to_plain(np.eye(2)) == [[1.0, 0.0], [0.0, 1.0]]
+    assert runner.to_plain(np.True_) is True
+    assert runner.to_plain(sp.Matrix([[1, 2]])) == [[1.0, 2.0]]
+    for bad in (None, "1", {"a": 1}, 1j, [[1, 2], [3]], sp.Symbol("x")):
+        with pytest.raises(runner.AnswerError):
+            runner.to_plain(bad)
+
+
+def test_expressions_are_evaluated_by_symbol_name_not_parsed():
+    x_pos = sp.Symbol("I_k", positive=True)
+    x_plain = sp.Symbol("I_k")
+    pts = [{"I_k": 2.0}]
+    assert runner.evaluate_expression(x_pos**2, ["I_k"], pts) == runner.evaluate_expression(x_plain**2, ["I_k"], pts)
+    with pytest.raises(runner.AnswerError, match="use only"):
+        runner.evaluate_expression(sp.Symbol("y"), ["I_k"], pts)
+    with pytest.raises(runner.AnswerError, match="SymPy expression"):
+        runner.evaluate_expression("I_k**2", ["I_k"], pts)  # strings are never sympified
+
+
+# --------------------------------------------------------------------------
+# Inline check
+# --------------------------------------------------------------------------
+
+def test_inline_check_shows_public_cases_and_mentions_hidden_ones():
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        inline.checker(CHAPTER)("inertia_about_origin", ref.inertia_about_origin)
+    text = buf.getvalue()
+    assert "2 of 2 public cases pass" in text
+    assert "hidden case(s) are graded later" in text
+    assert "all tests passed" not in text.lower()
+
+
+def test_inline_check_on_wrong_and_stub_answers():
+    res = inline.check_exercise(CHAPTER, "body_wrench", lambda *a: np.zeros(6))
+    text = "\n".join(res.lines)
+    assert res.passed == 0 and "expected" in text and "returned" in text and "tolerance" in text
+
+    def stub(inertia):
+        raise NotImplementedError
+
+    res = inline.check_exercise(CHAPTER, "is_physically_consistent", stub)
+    assert "not done yet" in "\n".join(res.lines)
+    res = inline.check_exercise(CHAPTER, "Omega_k_squared", ref.Omega_k_squared)
+    assert res.passed_public and "your expression" in "\n".join(res.lines)
+
+
+def test_inline_and_grader_share_the_comparison():
+    assert inline.cmp is core.cmp
+    assert inline.runner.run_exercise is core.runner.run_exercise
+
+
+# --------------------------------------------------------------------------
+# Gradescope
+# --------------------------------------------------------------------------
+
+def test_gradescope_bundle_and_results(tmp_path):
+    bundle = make_bundle(load_chapter(CHAPTER), tmp_path / "autograder.zip")
+    with zipfile.ZipFile(bundle) as zf:
+        names = set(zf.namelist())
+        assert {"setup.sh", "run_autograder", "requirements.txt", f"solutions/{CHAPTER}.py",
+                "grader/cli.py", "grader/runner.py", "lib/__init__.py"} <= names
+        assert (zf.getinfo("run_autograder").external_attr >> 16) & 0o111
+        assert "/autograder/results/results.json" in zf.read("run_autograder").decode()
+    sub = tmp_path / "s.py"
+    sub.write_text(SOLUTIONS_TEXT)
+    out = tmp_path / "results.json"
+    assert cli.main([str(sub), "--chapter", CHAPTER, "--out", str(tmp_path / "o"), "--quiet",
+                     "--gradescope-results", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["score"] == 18.0
+    assert len(res["tests"]) == 8
+    assert all({"name", "score", "max_score", "output"} <= set(t) for t in res["tests"])
+    assert sum(t["max_score"] for t in res["tests"]) == 18.0
+
+
+def test_results_json_from_report_is_plain():
+    report = core.grade_submission(REPO / "exercises" / f"{CHAPTER}.md", _opts())
+    res = results_json(report)
+    assert res["score"] == 0.0 and json.loads(json.dumps(res)) == res
+
+
+# --------------------------------------------------------------------------
+# The 3.1 reference answers against independent computations
+# --------------------------------------------------------------------------
+
+RNG = np.random.default_rng(20261202)
+
+
+def _skew(a):
+    return np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+
+
+def _random_rotation():
+    q, r = np.linalg.qr(RNG.normal(size=(3, 3)))
+    q = q @ np.diag(np.sign(np.diag(r)))
+    return q if np.linalg.det(q) > 0 else -q
+
+
+def test_reference_inertia_is_angular_momentum_map():
+    m = RNG.uniform(0.1, 2, 5)
+    r = RNG.normal(size=(5, 3))
+    w = RNG.normal(size=3)
+    h = sum(mi * np.cross(ri, np.cross(w, ri)) for mi, ri in zip(m, r))
+    # Sums of a few O(1) products: round-off ~1e-15, so 1e-12 is generous.
+    np.testing.assert_allclose(ref.inertia_about_origin(m, r) @ w, h, rtol=0, atol=1e-12)
+
+
+def test_reference_steiner_block_is_parallel_axis():
+    vals = {"m": 1.7, "c_x": 0.3, "c_y": -0.1, "c_z": 0.4, "I_xx": 0.5, "I_yy": 0.6, "I_zz": 0.7,
+            "I_xy": 0.01, "I_xz": 0.02, "I_yz": -0.03}
+    got = np.array(ref.steiner_block.subs({sp.Symbol(k): v for k, v in vals.items()}), dtype=float)
+    I_c = np.array([[0.5, 0.01, 0.02], [0.01, 0.6, -0.03], [0.02, -0.03, 0.7]])
+    c = np.array([0.3, -0.1, 0.4])
+    # Exact arithmetic on both sides up to a few roundings: 1e-12.
+    np.testing.assert_allclose(got, I_c + 1.7 * (c @ c * np.eye(3) - np.outer(c, c)), atol=1e-12)
+    np.testing.assert_allclose(got, spatial_inertia(1.7, I_c, c)[:3, :3], atol=1e-12)
+
+
+def test_reference_body_wrench_matches_point_mass_sum():
+    # A rigid cloud of point masses with its COM at the origin of {b}.
+    m = RNG.uniform(0.2, 1.0, 6)
+    r = RNG.normal(size=(6, 3))
+    r -= (m[:, None] * r).sum(0) / m.sum()
+    w, wd, v, vd = (RNG.normal(size=3) for _ in range(4))
+    moment = np.zeros(3)
+    force = np.zeros(3)
+    for mi, ri in zip(m, r):
+        # acceleration of a body-fixed point expressed in the moving body frame
+        a = vd + np.cross(w, v) + np.cross(wd, ri) + np.cross(w, np.cross(w, ri))
+        force += mi * a
+        moment += np.cross(ri, mi * a)
+    got = ref.body_wrench(m.sum(), ref.inertia_about_origin(m, r), w, v, wd, vd)
+    np.testing.assert_allclose(got, np.concatenate([moment, force]), rtol=0, atol=1e-12)
+
+
+def test_reference_consistency_and_stability():
+    assert ref.is_physically_consistent(np.diag([1.0, 1.0, 1.5]))
+    assert not ref.is_physically_consistent(np.diag([1.0, 1.0, 3.0]))
+    R = _random_rotation()
+    assert ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 2.9]) @ R.T)
+    assert not ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 3.1]) @ R.T)
+    assert [ref.axis_is_stable([1.0, 2.0, 3.0], k) for k in range(3)] == [True, False, True]
+    value = float(ref.Omega_k_squared.subs({sp.Symbol("I_k", positive=True): 2.0, sp.Symbol("I_a", positive=True): 1.0,
+                                            sp.Symbol("I_b", positive=True): 3.0, sp.Symbol("Omega", positive=True): 1.0}))
+    assert value == pytest.approx(-1.0 / 3.0, rel=1e-15)
+
+
+def test_reference_world_torque_is_rotated_body_torque():
+    R = _random_rotation()
+    I_b = np.diag([0.2, 0.3, 0.4])
+    w_b, wd_b = RNG.normal(size=3), RNG.normal(size=3)
+    tau_b = I_b @ wd_b + np.cross(w_b, I_b @ w_b)
+    got = ref.world_frame_torque(R, I_b, R @ w_b, R @ wd_b)
+    np.testing.assert_allclose(got, R @ tau_b, rtol=0, atol=1e-12)
+
+
+def test_reference_urdf_G_matches_direct_blocks():
+    m, xyz, rpy = 1.3, np.array([0.1, -0.05, 0.2]), np.array([0.3, -0.4, 1.1])
+    I_C = np.array([[0.02, 0.001, -0.002], [0.001, 0.03, 0.0015], [-0.002, 0.0015, 0.025]])
+    got = ref.urdf_inertial_to_G(m, xyz, rpy, [I_C[0, 0], I_C[0, 1], I_C[0, 2], I_C[1, 1], I_C[1, 2], I_C[2, 2]])
+    cr, sr, cp, sp_, cy, sy = np.cos(rpy[0]), np.sin(rpy[0]), np.cos(rpy[1]), np.sin(rpy[1]), np.cos(rpy[2]), np.sin(rpy[2])
+    R = (np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]]) @ np.array([[cp, 0, sp_], [0, 1, 0], [-sp_, 0, cp]])
+         @ np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]]))
+    expected = spatial_inertia(m, R @ I_C @ R.T, xyz)
+    # Products of O(1) numbers: 1e-12 absolute is round-off with margin.
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_output_folder_inside_the_submissions_folder_is_not_graded(tmp_path):
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "a.py").write_text(SOLUTIONS_TEXT)
+    for _ in range(2):  # the second run must not pick up the first run's reports
+        assert cli.main([str(folder), "--chapter", CHAPTER, "--out", str(folder / "grades"), "--quiet"]) == 0
+    rows = list(csv.DictReader((folder / "grades" / "gradebook.csv").open()))
+    assert [r["submission"] for r in rows] == ["a.py"]
+    assert (folder / "grades" / "gradebook.csv").stat().st_mode & 0o044  # readable like a normal file
+
+
+def test_hiding_an_ancestor_of_lib_does_not_break_the_sandbox(tmp_path):
+    """A submission kept in the repository root (so its folder, the repo, is hidden) still runs."""
+    sub = tmp_path / "s.py"
+    sub.write_text(SOLUTIONS_TEXT + "\nimport lib\n")
+    report = core.grade_submission(sub, _opts(hide=[str(REPO), str(REPO.parent)]))
+    assert report["status"] == "graded" and report["score"] == 18.0, report["messages"]
