@@ -1,0 +1,212 @@
+"""Drive the five interactive figures of "Contact and friction" from code.
+
+Each test sets control values the way a reader would (``control.value = ...``
+fires the widget's observer and so its update callback) and checks the state
+label, the readout and that the picture was redrawn.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from lib import contact_sim, fingertip, friction  # noqa: E402
+from lib.errors import UnreachableTargetError  # noqa: E402
+from lib.widgets import contact_friction as cf  # noqa: E402
+
+
+def _set(widget, **values):
+    """Set controls one by one, as a reader would, and return the new image bytes."""
+    for name, value in values.items():
+        widget.controls[name].value = value
+    return widget.image.value
+
+
+# --------------------------------------------------------------------- FIG 1
+
+def test_ramp_widget_walks_through_stick_slip_and_lift_off():
+    w = cf.ramp_widget(mu_s=0.8, mu_k=0.6)
+    assert w.state_text == "STICK"
+    assert "38.7 deg" in w.readout.value  # arctan(0.8) in the readout
+    crit = math.degrees(math.atan(0.8))
+    before = w.image.value
+    _set(w, alpha_deg=round(crit - 0.5, 1))
+    assert w.state_text == "STICK" and w.image.value != before
+    _set(w, alpha_deg=round(crit + 1.0, 1))
+    assert w.state_text == "SLIP (down the slope)"
+    # The mass changes newtons, not the state (critical angle independent of mass).
+    _set(w, mass=9.0)
+    assert w.state_text == "SLIP (down the slope)"
+    _set(w, alpha_deg=round(crit - 0.5, 1))
+    assert w.state_text == "STICK"
+    # Tilt well past the limit, then press into the surface to stick again.
+    _set(w, alpha_deg=round(crit + 4.0, 1))
+    assert w.state_text.startswith("SLIP")
+    _set(w, beta_deg=-90.0, push=0.5)
+    assert w.state_text == "STICK"
+    # Pull away from the surface until the normal force vanishes.
+    _set(w, beta_deg=80.0, push=1.0)
+    assert w.state_text == "LIFT-OFF"
+    assert "0.00 N" in w.readout.value  # no normal force, no friction
+
+
+def test_ramp_widget_reports_bad_friction_pair_instead_of_crashing():
+    w = cf.ramp_widget(mu_s=0.5, mu_k=0.4)
+    _set(w, mu_k=0.7)
+    assert w.state_text.startswith("not allowed") and "mu_k must not exceed mu_s" in w.state_text
+    assert w.data is None
+    _set(w, mu_k=0.3)
+    assert w.state_text == "STICK"
+
+
+def test_ramp_data_equals_lib():
+    d = cf.ramp_data(alpha_deg=35.0, mu_s=0.6, mu_k=0.5, mass=2.0, push=0.3, beta_deg=-20.0)
+    s = friction.ramp_state(math.radians(35.0), 0.6, 0.5, 2.0, 0.3 * 2.0 * 9.81, math.radians(-20.0))
+    assert d["state"] == s.state
+    # Same computation; exact equality expected.
+    assert d["normal_force"] == s.normal_force and d["friction"] == s.friction
+
+
+# --------------------------------------------------------------------- FIG 2
+
+def test_cone_widget_stick_slip_separate_and_the_remainder():
+    w = cf.cone2d_widget(f_t=1.0, f_n=3.0, mu=0.5)
+    assert w.state_text == "STICK"
+    _set(w, f_t=3.0, f_n=4.0)
+    assert w.state_text == "SLIP"
+    # Check-yourself question 2: 2 N supplied, 1 N unbalanced.
+    assert "(2.00, 4.00) N" in w.readout.value and "(1.00, 0.00) N" in w.readout.value
+    np.testing.assert_allclose(w.data["supplied"], (2.0, 4.0), atol=1e-12)
+    _set(w, f_n=-1.0)
+    assert w.state_text == "SEPARATE"
+    _set(w, f_n=2.0, f_t=2.5, mu=1.5)
+    assert w.state_text == "STICK"
+    assert "56.3 deg" in w.readout.value  # arctan(1.5), not 1.5 rad
+
+
+# --------------------------------------------------------------------- FIG 3
+
+def test_pyramid_widget_errors_follow_k():
+    w = cf.pyramid_widget(k=4, mu=0.8, phi_deg=45.0)
+    assert "41.42 %" in w.readout.value and "29.29 %" in w.readout.value
+    np.testing.assert_allclose(w.data["outer"], 0.8 * math.sqrt(2), rtol=1e-12)
+    before = w.image.value
+    _set(w, k=8)
+    assert "8.24 %" in w.readout.value and "7.61 %" in w.readout.value and w.image.value != before
+    _set(w, k=16)
+    assert "1.96 %" in w.readout.value and "1.92 %" in w.readout.value
+    # The sampled maxima over 7200 directions agree with the closed form.
+    assert abs(w.data["under_sampled"] - w.data["under_closed"]) < 1e-6
+    # Smallest k with both worst errors below 5 %: 11 (the exercise of FIG 3).
+    _set(w, k=10)
+    assert max(w.data["under_closed"], w.data["over_closed"]) >= 0.05
+    _set(w, k=11)
+    assert max(w.data["under_closed"], w.data["over_closed"]) < 0.05
+    _set(w, phi_deg=0.0, azimuth_deg=120.0)
+    np.testing.assert_allclose(w.data["inner"], 0.8, rtol=1e-12)  # along an edge
+
+
+# --------------------------------------------------------------------- FIG 4
+
+def test_ball_widget_penalty_stable_then_blown_up():
+    w = cf.ball_drop_widget(model="penalty", k=1e4, dt=1e-3, zeta=0.1)
+    assert w.state_text == "PENALTY: stable"
+    assert "0.100" in w.readout.value  # omega dt
+    # dt so large that omega dt = 2.5 > 1.81 (the damped limit).
+    _set(w, dt=0.025)
+    assert "BLOWN UP" in w.state_text
+    assert w.data["amplification"] > 1.0
+    _set(w, dt=1e-3, zeta=0.0)
+    assert w.state_text == "PENALTY: stable"
+
+
+def test_ball_widget_penetration_shrinks_with_stiffness():
+    w = cf.ball_drop_widget(model="penalty", k=1e4, dt=1e-4, zeta=0.1)
+    soft = w.data["max_penetration"]
+    _set(w, k=1e6)
+    stiff = w.data["max_penetration"]
+    # sqrt(100) = 10 times smaller, up to the sag and discretisation (10 %).
+    np.testing.assert_allclose(soft / stiff, 10.0, rtol=0.1)
+    assert w.data["omega_dt"] == pytest.approx(0.1, rel=1e-9)
+
+
+def test_ball_widget_impulse_rest_time_matches_prediction():
+    w = cf.ball_drop_widget(model="impulse", e=0.8, dt=1e-3)
+    assert w.state_text == "IMPULSE: at rest"
+    predicted = contact_sim.impulse_rest_time(1.0, 0.8)
+    assert f"{predicted:.3f} s" in w.readout.value
+    assert 0.0 <= predicted - w.data["rest_simulated"] <= 2 * 1e-3 / 0.2 + 1e-12
+    _set(w, e=0.9)
+    assert f"{contact_sim.impulse_rest_time(1.0, 0.9):.3f} s" in w.readout.value
+    _set(w, model="penalty")
+    assert w.state_text.startswith("PENALTY")
+
+
+# --------------------------------------------------------------------- FIG 5
+
+def test_fingertip_widget_names_the_limit():
+    w = cf.fingertip_widget(x_tip=0.5, elbow="up", mu=0.5, tau_max=1.0, f_t=0.0, f_n=1.0)
+    assert w.state_text == "FEASIBLE"
+    assert "2.00 N/(N m)" in w.readout.value
+    assert "4.00 N" in w.readout.value  # LP optimum (checked by hand in test_fingertip)
+    _set(w, f_t=0.9)
+    assert w.state_text == "OUTSIDE FRICTION CONE"
+    _set(w, f_t=0.0, f_n=3.0)
+    assert w.state_text == "JOINT 1 OVER LIMIT"
+    _set(w, mu=1.0, f_t=-2.5, f_n=4.0)
+    assert w.state_text == "JOINT 2 OVER LIMIT"
+    _set(w, f_n=-0.5, f_t=0.0)
+    assert w.state_text == "TABLE MUST PULL"
+
+
+def test_fingertip_widget_capacity_above_two_newton_per_newton_metre():
+    w = cf.fingertip_widget(x_tip=0.0, elbow="up")
+    assert w.data["press_capacity"] < 2.5
+    _set(w, x_tip=0.3)
+    # With the elbow up and the tip at 0.3 m the capacity is 3.33 N per N m.
+    assert w.data["press_capacity"] > 2.0
+    jac = fingertip.contact_jacobian(fingertip.two_link_ik(0.3, "up"))
+    np.testing.assert_allclose(w.data["press_capacity"], fingertip.press_capacity(jac), rtol=1e-12)
+    _set(w, elbow="down")
+    assert w.data["press_capacity"] < w.data["max_normal"]
+
+
+def test_fingertip_slider_stays_inside_the_reachable_range():
+    w = cf.fingertip_widget()
+    for x in (-0.8, 0.8):
+        _set(w, x_tip=x)
+        assert not w.state_text.startswith("not allowed")
+    with pytest.raises(UnreachableTargetError):
+        cf.fingertip_data(x_tip=0.9)
+
+
+# ----------------------------------------------------------- static pictures
+
+@pytest.mark.parametrize(
+    "data, draw, n_axes",
+    [
+        (cf.ramp_data(), cf.draw_ramp, 1),
+        (cf.cone2d_data(), cf.draw_cone2d, 1),
+        (cf.pyramid_data(), cf.draw_pyramid, 2),
+        (cf.ball_drop_data("impulse"), cf.draw_ball_drop, 3),
+        (cf.fingertip_data(), cf.draw_fingertip, 2),
+    ],
+)
+def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):
+    fig = draw(data)
+    assert len(fig.axes) == n_axes
+    assert sum(len(ax.lines) + len(ax.patches) + len(ax.collections) for ax in fig.axes) > 3
+
+
+def test_update_returns_data_and_redraws():
+    w = cf.cone2d_widget()
+    first = w.image.value
+    w.controls["f_t"].unobserve_all()
+    w.controls["f_t"].value = -3.5
+    data = w.update()
+    assert data["state"] == "slip" and w.image.value != first
