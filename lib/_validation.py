@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .errors import (
     NonFiniteError,
-    NonPositiveMassError,
+    NonPositiveValueError,
     NonSymmetricError,
     NotARotationError,
     NotATransformError,
@@ -116,7 +116,7 @@ def positive(value: float, name: str) -> float:
     if not np.isfinite(number):
         raise NonFiniteError(f"{name} must be finite, got {number}")
     if number <= 0.0:
-        raise NonPositiveMassError(f"{name} must be positive, got {number}")
+        raise NonPositiveValueError(f"{name} must be positive, got {number}")
     return number
 
 
@@ -124,7 +124,7 @@ def positive_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> 
     """Like :func:`as_array`, and every entry must be > 0 (masses, lengths)."""
     array = as_array(value, name, shape)
     if np.any(array <= 0.0):
-        raise NonPositiveMassError(f"every entry of {name} must be positive, got {array!r}")
+        raise NonPositiveValueError(f"every entry of {name} must be positive, got {array!r}")
     return array
 
 
@@ -181,5 +181,5 @@ def nonnegative_array(value: ArrayLike, name: str, shape: Sequence[int | None]) 
     """Like :func:`as_array`, and every entry must be >= 0."""
     array = as_array(value, name, shape)
     if np.any(array < 0.0):
-        raise NonPositiveMassError(f"every entry of {name} must be non-negative, got {array!r}")
+        raise NonPositiveValueError(f"every entry of {name} must be non-negative, got {array!r}")
     return array

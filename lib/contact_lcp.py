@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 
 from ._validation import FloatArray, as_array, as_symmetric, as_vector, positive
 from .errors import (
-    NonPositiveMassError,
+    NonPositiveValueError,
     NotPositiveDefiniteError,
     OutOfRangeError,
     ShapeError,
@@ -343,7 +343,7 @@ def _contact_inputs(M, N, D, mu, phi, v_star, h):
     m_d = D_mat.shape[0] // n_c
     mu_vec = as_vector(mu, "mu", n_c) if np.ndim(mu) else np.full(n_c, float(mu))
     if np.any(mu_vec < 0.0) or not np.all(np.isfinite(mu_vec)):
-        raise NonPositiveMassError(f"every friction coefficient mu must be finite and >= 0, got {mu_vec!r}")
+        raise NonPositiveValueError(f"every friction coefficient mu must be finite and >= 0, got {mu_vec!r}")
     phi_vec = as_vector(phi, "phi", n_c)
     v_vec = as_vector(v_star, "v_star", n)
     return Minv, N_mat, D_mat, mu_vec, phi_vec, v_vec, positive(h, "h"), n_c, m_d

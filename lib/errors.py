@@ -15,6 +15,7 @@ __all__ = [
     "DynamicsInputError",
     "ShapeError",
     "NonFiniteError",
+    "NonPositiveValueError",
     "NonPositiveMassError",
     "NonSymmetricError",
     "NonPhysicalInertiaError",
@@ -43,8 +44,17 @@ class NonFiniteError(DynamicsInputError):
     """An array contains NaN or infinity."""
 
 
-class NonPositiveMassError(DynamicsInputError):
-    """A mass, density or length that must be positive is zero or negative."""
+class NonPositiveValueError(DynamicsInputError):
+    """A quantity that must be positive (or non-negative) is not.
+
+    Raised for masses, densities, lengths, stiffnesses, friction coefficients,
+    step sizes and counts; the message names the argument.
+    """
+
+
+#: The name used for masses and densities; the same class as
+#: :class:`NonPositiveValueError`.
+NonPositiveMassError = NonPositiveValueError
 
 
 class NonSymmetricError(DynamicsInputError):

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validation import FloatArray, as_array, positive
-from .errors import NonPositiveMassError, OutOfRangeError
+from .errors import NonPositiveValueError, OutOfRangeError
 
 __all__ = [
     "sphere_pressure",
@@ -134,7 +134,7 @@ def sphere_plane_force_quadrature(E_h: float, R: float, delta: float, n: int = 6
     if np.ndim(depth) != 0:
         raise OutOfRangeError("sphere_plane_force_quadrature takes one penetration delta (a scalar)")
     if int(n) != n or n < 1:
-        raise NonPositiveMassError(f"the number of quadrature points n must be a positive integer, got {n!r}")
+        raise NonPositiveValueError(f"the number of quadrature points n must be a positive integer, got {n!r}")
     a = float(np.sqrt(max(2.0 * radius * depth - depth * depth, 0.0)))
     nodes, weights = np.polynomial.legendre.leggauss(int(n))
     rho = 0.5 * a * (nodes + 1.0)

@@ -28,7 +28,7 @@ from ._validation import (
 from .errors import (
     MeshOrientationError,
     NonPhysicalInertiaError,
-    NonPositiveMassError,
+    NonPositiveValueError,
     ShapeError,
 )
 
@@ -446,7 +446,7 @@ def _point_masses(masses: ArrayLike, positions: ArrayLike) -> tuple[FloatArray, 
             f"positions must have one row per mass: {m.shape[0]} masses but positions has shape {p.shape}"
         )
     if m.size == 0 or float(np.sum(m)) <= 0.0:
-        raise NonPositiveMassError(f"the total of masses must be positive, got {float(np.sum(m)) if m.size else 0.0}")
+        raise NonPositiveValueError(f"the total of masses must be positive, got {float(np.sum(m)) if m.size else 0.0}")
     return m, p
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validation import FloatArray, as_matrix, as_symmetric, as_vector, positive
-from .errors import ConvergenceError, NonPositiveMassError, RayTerminationError, ShapeError
+from .errors import ConvergenceError, NonPositiveValueError, RayTerminationError, ShapeError
 
 __all__ = [
     "lcp_residual",
@@ -174,7 +174,7 @@ def lemke(
     positive(pivot_tol, "pivot_tol")
     limit = max(1000, 50 * n) if max_pivots is None else int(max_pivots)
     if limit < 1:
-        raise NonPositiveMassError(f"max_pivots must be at least 1, got {max_pivots}")
+        raise NonPositiveValueError(f"max_pivots must be at least 1, got {max_pivots}")
 
     # Tableau [I | -M | -d | q] for  w - M z - d z0 = q; columns 0..n-1 are w,
     # n..2n-1 are z, 2n is the artificial z0, the last column is the right-hand side.
@@ -282,7 +282,7 @@ def projected_gauss_seidel(
     A_mat = as_symmetric(A, "A", n)
     diagonal = np.diag(A_mat)
     if np.any(diagonal <= 0.0):
-        raise NonPositiveMassError(
+        raise NonPositiveValueError(
             f"projected Gauss-Seidel divides by the diagonal of A, which must be positive, got {diagonal!r}"
         )
     x = np.zeros(n) if x0 is None else np.maximum(as_vector(x0, "x0", n), 0.0)
@@ -340,7 +340,7 @@ def regularized_lcp(A: ArrayLike, b: ArrayLike, R: ArrayLike) -> FloatArray:
     A_mat = as_symmetric(A, "A", n)
     R_vec = as_vector(R, "R", n)
     if np.any(R_vec <= 0.0):
-        raise NonPositiveMassError(f"every entry of the regulariser R must be positive, got {R_vec!r}")
+        raise NonPositiveValueError(f"every entry of the regulariser R must be positive, got {R_vec!r}")
     return lemke(A_mat + np.diag(R_vec), b_vec)
 
 

@@ -12,7 +12,7 @@ The solvers these models feed are in :mod:`lib.constraints`.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -23,7 +23,6 @@ from .constraints import (
     PinJoint,
     actuated_velocity_map,
     check_constraint_jacobian,
-    kkt_solve,
     planar_pin_joints,
 )
 from .errors import ShapeError, SingularConstraintError, UnreachableTargetError
@@ -567,6 +566,7 @@ def fourbar_independent_acceleration(
     --------
     The result equals the maximal-coordinate KKT solution:
 
+    >>> from lib.constraints import kkt_solve
     >>> q, qd = fourbar_state(0.5, 2.0)
     >>> M, f = fourbar_dynamics()
     >>> _, J, gamma = fourbar_constraints(q, qd)

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from scipy.special import beta as _beta
 
 from ._validation import FloatArray, as_array, positive
-from .errors import ConvergenceError, NonFiniteError, NonPositiveMassError, OutOfRangeError
+from .errors import ConvergenceError, NonFiniteError, NonPositiveValueError, OutOfRangeError
 from .integrate import rk4_step
 
 __all__ = [
@@ -47,7 +47,7 @@ def _nonnegative(value: float, name: str) -> float:
     if not np.isfinite(number):
         raise NonFiniteError(f"{name} must be finite, got {number}")
     if number < 0.0:
-        raise NonPositiveMassError(f"{name} must be non-negative, got {number}")
+        raise NonPositiveValueError(f"{name} must be non-negative, got {number}")
     return number
 
 
@@ -93,9 +93,9 @@ def hertz_stiffness(
     r2 = float(radius_2)
     e2 = float(youngs_2)
     if not (r2 > 0.0) or np.isnan(r2):
-        raise NonPositiveMassError(f"radius_2 must be positive (inf for a plane), got {radius_2!r}")
+        raise NonPositiveValueError(f"radius_2 must be positive (inf for a plane), got {radius_2!r}")
     if not (e2 > 0.0) or np.isnan(e2):
-        raise NonPositiveMassError(f"youngs_2 must be positive (inf for rigid), got {youngs_2!r}")
+        raise NonPositiveValueError(f"youngs_2 must be positive (inf for rigid), got {youngs_2!r}")
     for value, name in ((poisson_1, "poisson_1"), (poisson_2, "poisson_2")):
         if not 0.0 <= float(value) <= 0.5:
             raise OutOfRangeError(f"{name} (Poisson's ratio) must lie in [0, 0.5], got {value!r}")
