@@ -57,12 +57,16 @@ def main():
         keep = [os.path.realpath(p) for p in cfg.get("keep", []) if os.path.isdir(p)]
         keep_fds = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY)) for p in keep]
         hidden_tops = []
+        tmp_opts = f"size={int(cfg.get('tmp_mb', 64))}m,mode=1777"
         if cfg.get("hide_top"):
             for entry in sorted(os.listdir("/")):
                 full = "/" + entry
                 if entry in SYSTEM_TOP or os.path.islink(full) or not os.path.isdir(full):
                     continue
-                mount("tmpfs", full, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+                # /tmp becomes the private, writable /tmp here and now, so that
+                # kept directories below it (a checkout in /tmp) are mounted on top.
+                opts = tmp_opts if full == "/tmp" else "size=1m,mode=755"
+                mount("tmpfs", full, "tmpfs", MS_NOSUID | MS_NODEV, opts)
                 hidden_tops.append(full)
         for p, fd in keep_fds:
             os.makedirs(p, exist_ok=True)
@@ -83,8 +87,8 @@ def main():
         # The root file system itself read-only in this namespace: nothing can
         # create new top-level entries (e.g. /autograder) even as a mapped root.
         mount(None, "/", None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID)
-        tmp_opts = f"size={int(cfg.get('tmp_mb', 64))}m,mode=1777"
-        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts)
+        if "/tmp" not in hidden_tops:
+            mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts)
         if os.path.isdir("/dev/shm"):
             mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=1777")
 

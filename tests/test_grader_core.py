@@ -333,3 +333,36 @@ def test_hiding_an_ancestor_of_lib_does_not_break_the_sandbox(tmp_path):
     sub.write_text(SOLUTIONS_TEXT + "\nimport lib\n")
     report = core.grade_submission(sub, _opts(hide=[str(REPO), str(REPO.parent)]))
     assert report["status"] == "graded" and report["score"] == 18.0, report["messages"]
+
+
+def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch):
+    """CI may clone the repository under /tmp, which the sandbox replaces by a
+    private /tmp: the kept folders (here a copy of lib under tmp_path) must be
+    mounted on top of that private /tmp, not hidden by it."""
+    import os
+    import shutil
+
+    from grader import sandbox
+
+    assert str(tmp_path).startswith("/tmp/")  # the case this test is about
+    checkout = tmp_path / "checkout"
+    shutil.copytree(REPO / "lib", checkout / "lib", ignore=shutil.ignore_patterns("__pycache__"))
+    real = sandbox.python_paths()
+    real_lib = next(p for p in real["keep"] if p.endswith(os.sep + "lib") and os.path.isfile(os.path.join(p, "errors.py")))
+    moved_lib = os.path.realpath(checkout / "lib")
+
+    def python_paths_in_tmp():
+        return {
+            "sys_path": [p for p in real["sys_path"] if p != os.path.dirname(real_lib)] + [os.path.dirname(moved_lib)],
+            "keep": sorted((set(real["keep"]) - {real_lib}) | {moved_lib}),
+            "python": real["python"],
+        }
+
+    monkeypatch.setattr(sandbox, "python_paths", python_paths_in_tmp)
+    sub = tmp_path / "s.py"
+    # One cell (no "# %%" markers): if lib cannot be imported from the copy in
+    # /tmp, the cell fails and the whole submission scores 0.
+    one_cell = "\n".join(line for line in SOLUTIONS_TEXT.splitlines() if not line.startswith("# %%"))
+    sub.write_text(f"import lib\nassert lib.__file__.startswith({moved_lib!r}), lib.__file__\n" + one_cell)
+    report = core.grade_submission(sub, _opts())
+    assert report["status"] == "graded" and report["score"] == 18.0, report["messages"]
