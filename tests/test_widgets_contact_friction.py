@@ -210,3 +210,90 @@ def test_update_returns_data_and_redraws():
     w.controls["f_t"].value = -3.5
     data = w.update()
     assert data["state"] == "slip" and w.image.value != first
+
+
+# ------------------------------------------------------------ live redraws
+
+def _count_full_draws(widget):
+    """Wrap the widget's canvas so that full (non-blitted) redraws are counted."""
+    canvas = widget.figure.canvas
+    original = canvas.draw
+    count = [0]
+
+    def draw(*args, **kwargs):
+        count[0] += 1
+        return original(*args, **kwargs)
+
+    canvas.draw = draw
+    return count
+
+
+LIVE_SWEEPS = [
+    (cf.ramp_widget, {"alpha_deg": [0.0, 40.0, 85.0], "push": [0.0, 2.0], "beta_deg": [-90.0, 90.0]}),
+    (cf.cone2d_widget, {"f_t": [-4.5, 0.0, 4.5], "f_n": [-2.0, 4.5], "mu": [0.0, 2.0]}),
+    # mu rescales the pyramid views in steps, so it is not swept here.
+    (cf.pyramid_widget, {"k": [3, 4, 17, 32], "phi_deg": [0.0, 200.0], "azimuth_deg": [0.0, 300.0]}),
+    (cf.ball_drop_widget, {"k": [1e3, 1e5, 1e7], "dt": [10**-3.5, 10**-1.5], "zeta": [0.0, 0.9]}),
+    (lambda: cf.ball_drop_widget(model="impulse"), {"e": [0.0, 0.5, 0.95], "dt": [10**-3.5, 10**-1.5]}),
+    (cf.fingertip_widget, {"x_tip": [-0.8, 0.8], "elbow": ["down", "up"], "mu": [0.0, 1.5],
+                           "tau_max": [0.2, 3.0], "f_t": [-6.0, 6.0], "f_n": [-1.0, 8.0]}),
+]
+
+
+@pytest.mark.parametrize("build, sweep", LIVE_SWEEPS)
+def test_live_figures_keep_their_background_over_the_slider_ranges(build, sweep):
+    # The live figures' axis limits, labels, titles and legends do not depend
+    # on these controls, so every update is blitted over the cached background
+    # (no full redraw), and still changes the picture.
+    w = build()
+    full = _count_full_draws(w)
+    images = {bytes(w.image.value)}
+    for name, values in sweep.items():
+        for value in values:
+            w.controls[name].value = value
+            images.add(bytes(w.image.value))
+    assert full[0] == 0
+    assert len(images) > len(sweep)  # the pictures did change
+
+
+def test_live_figure_redraws_fully_when_the_layout_changes():
+    # Switching the model changes axis labels and legend: the background must
+    # be drawn again (and then is reused).
+    w = cf.ball_drop_widget()
+    full = _count_full_draws(w)
+    w.controls["model"].value = "impulse"
+    assert full[0] == 1
+    w.controls["e"].value = 0.3
+    assert full[0] == 1
+    assert w.figure.axes[1].get_xlabel() == "time / predicted rest time"
+
+
+def test_live_image_is_the_canvas_as_png():
+    from io import BytesIO
+
+    from PIL import Image
+
+    w = cf.fingertip_widget(f_t=1.0)
+    decoded = np.asarray(Image.open(BytesIO(w.image.value)))
+    rgba = np.asarray(w.figure.canvas.buffer_rgba())
+    # Lossless encoding: exactly the canvas pixels without alpha.
+    np.testing.assert_array_equal(decoded, rgba[:, :, :3])
+
+
+def test_live_ball_axes_are_scaled_and_static_ones_physical():
+    stiff, soft = cf.ball_drop_data(k=1e6), cf.ball_drop_data(k=1e3)
+    live = [cf.draw_ball_drop(d, live=True).axes for d in (stiff, soft)]
+    for a, b in zip(*live):
+        assert a.get_xlim() == b.get_xlim() and a.get_ylim() == b.get_ylim()
+    assert live[0][2].get_ylabel() == "force / bound"
+    static = cf.draw_ball_drop(stiff).axes
+    assert static[1].get_ylabel() == "penetration (mm)"
+    assert static[2].get_ylabel() == "contact force lambda (N)"
+    # The static penetration axis holds the simulated penetration (in mm).
+    assert static[1].get_ylim()[1] >= 1e3 * stiff["max_penetration"]
+
+
+def test_live_fingertip_force_space_holds_every_demanded_force():
+    ax = cf.draw_fingertip(cf.fingertip_data(f_t=6.0, f_n=8.0), live=True).axes[1]
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    assert x0 <= -6.0 and x1 >= 6.0 and y0 <= -1.0 and y1 >= 8.0

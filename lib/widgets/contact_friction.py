@@ -21,9 +21,11 @@ Explained in :ref:`sec-cf-ramp`, :ref:`sec-cf-cone2d`, :ref:`sec-cf-pyramid`,
 
 from __future__ import annotations
 
+import functools
 import html
-import io
 import math
+import struct
+import zlib
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -31,7 +33,9 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
-from PIL import Image as PILImage
+from matplotlib.lines import Line2D
+from matplotlib.patches import FancyArrowPatch
+from matplotlib.text import Text
 
 from .. import contact_sim, fingertip, friction
 from ..errors import DynamicsInputError
@@ -117,12 +121,24 @@ def _arrow(ax: Any, start: Any, vector: Any, color: str, width: float = 2.0, lab
     end = start + np.asarray(vector, dtype=float)
     if np.linalg.norm(end - start) < 1e-9:
         return
-    ax.annotate("", xy=end, xytext=start,
-                arrowprops=dict(arrowstyle="-|>", color=color, lw=width, shrinkA=0, shrinkB=0,
-                                mutation_scale=14), zorder=zorder)
+    # The arrow patch alone: what ``ax.annotate("", ...)`` draws, without the
+    # annotation text machinery and the data-limit bookkeeping.
+    ax.add_artist(FancyArrowPatch(tuple(start), tuple(end), arrowstyle="-|>", color=color, lw=width, shrinkA=0,
+                                  shrinkB=0, mutation_scale=14, zorder=zorder))
     if label:
         ax.text(*(end + 0.06 * (end - start) / max(np.linalg.norm(end - start), 1e-9)), label,
                 color=color, fontsize=9, ha="center", va="center", zorder=zorder + 1)
+
+
+def _line(ax: Any, x: Any, y: Any, **kwargs: Any) -> Line2D:
+    """One line (``ax.plot(x, y, **kwargs)`` without format strings) that leaves the axis limits alone.
+
+    Every figure sets its limits explicitly; skipping ``plot``'s argument
+    parsing and data-limit bookkeeping makes the live updates cheaper.
+    """
+    line = Line2D(np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float)), **kwargs)
+    ax.add_artist(line)
+    return line
 
 
 def _fill(ax: Any, x: Any, y: Any, color: str, alpha: float = 1.0, lw: float = 0.0, ec: str | None = None,
@@ -135,6 +151,48 @@ def _fill(ax: Any, x: Any, y: Any, color: str, alpha: float = 1.0, lw: float = 0
     poly = PolyCollection([np.column_stack([x, y])], facecolors=[color], alpha=alpha, linewidths=[lw],
                           edgecolors=[ec if ec is not None else color], zorder=zorder, label=label)
     ax.add_collection(poly, autolim=False)
+
+
+#: ``gid`` of the artists that do not depend on any control (:func:`_static`).
+STATIC_GID = "cf-static"
+
+
+def _static(*artists: Any) -> None:
+    """Mark artists (or lists of them) that do not depend on any control.
+
+    The live figure draws them once, into its cached background, instead of
+    on every update.
+    """
+    for artist in artists:
+        for item in artist if isinstance(artist, list) else [artist]:
+            item.set_gid(STATIC_GID)
+
+
+def _signature(artist: Any) -> tuple:
+    """What a static artist looks like (type, text, rounded geometry), for the background key."""
+    if isinstance(artist, Text):
+        return ("Text", artist.get_text(), tuple(np.round(np.asarray(artist.get_position(), dtype=float), 9)))
+    if isinstance(artist, Line2D):
+        points = np.asarray(artist.get_xydata(), dtype=float)
+    elif hasattr(artist, "get_paths"):
+        paths = artist.get_paths()
+        points = np.concatenate([p.vertices for p in paths]) if paths else np.empty((0, 2))
+    else:
+        points = np.empty((0, 2))
+    return (type(artist).__name__, np.round(points, 9).tobytes())
+
+
+def _legend(ax: Any, **kwargs: Any) -> Any:
+    """``ax.legend(**kwargs)``, but keep a legend the axes already has with the same entries.
+
+    The live figure redraws into the same axes: rebuilding an unchanged
+    legend on every update would be wasted work.
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    old = ax.get_legend()
+    if old is not None and [t.get_text() for t in old.get_texts()] == labels:
+        return old
+    return ax.legend(handles, labels, **kwargs)
 
 
 def _fan(center: Any, axis_angle: float, half_angle: float, radius: float, n: int = 40) -> np.ndarray:
@@ -153,6 +211,25 @@ def _nice_ceil(value: float) -> float:
         if step * power >= value * (1.0 - 1e-12):
             return step * power
     return 10.0 * power
+
+
+def _png_chunk(tag: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+
+def _encode_png(rgba: np.ndarray, level: int = 1) -> bytes:
+    """PNG bytes of an ``(h, w, 4)`` uint8 RGBA image, alpha dropped.
+
+    A plain truecolour PNG without row filters and with fast zlib: about
+    twice as fast as Pillow's encoder (which tries a filter per row) and no
+    larger for flat-coloured plots.
+    """
+    height, width = rgba.shape[:2]
+    raw = np.zeros((height, 1 + 3 * width), dtype=np.uint8)  # filter byte 0 (none) on each row
+    raw[:, 1:] = rgba[:, :, :3].reshape(height, 3 * width)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+            + _png_chunk(b"IDAT", zlib.compress(raw.tobytes(), level)) + _png_chunk(b"IEND", b""))
 
 
 def _state_html(text: str, key: str) -> str:
@@ -186,7 +263,7 @@ class InteractiveFigure(widgets.VBox):
     make_axes : callable
         ``make_axes(figure) -> ax`` creating the axes ``draw`` expects.
     figsize : tuple of float
-        Picture size in inches (rendered at 80 dpi).
+        Picture size in inches (rendered at 72 dpi).
 
     Attributes
     ----------
@@ -270,12 +347,15 @@ class InteractiveFigure(widgets.VBox):
         """Redraw the picture from :attr:`data` with the pure plotting function.
 
         The axes are created once. Each render removes the previous drawing's
-        artists and calls the plotting function on the same axes. When the
-        axis limits are unchanged, only the new artists are drawn over a
-        cached background (blitting), which skips the slow tick and label
-        drawing; otherwise the whole figure is drawn and the background
-        cached again. The layout is computed on the first render and then
-        frozen.
+        artists and calls the plotting function on the same axes. The cached
+        background holds the axes, ticks, labels, titles, legends and the
+        artists marked static (``_static``). When none of them changed
+        (the live ``draw_*(..., live=True)`` keep them fixed over the
+        controls' ranges), only the other artists are drawn over the cached
+        background (blitting), which skips the slow tick and text drawing;
+        otherwise the whole figure is drawn and the background cached again.
+        The layout is computed on the first render and then frozen. The
+        picture is encoded as a fast, unfiltered PNG (``_encode_png``).
         """
         if self.data is None:
             return
@@ -285,20 +365,25 @@ class InteractiveFigure(widgets.VBox):
             for ax in self._flat_axes():
                 for artist in [*ax.lines, *ax.patches, *ax.texts, *ax.collections, *ax.images]:
                     artist.remove()
-                if ax.legend_ is not None:
-                    ax.legend_.remove()
                 ax.relim()
         self._draw(self.data, self._axes)
         canvas = self.figure.canvas
         axes = self._flat_axes()
         dynamic = []
+        static = []
         for ax in axes:
             ax.autoscale_view()
-            # Legends have fixed labels: they belong to the cached background.
-            dynamic.append((ax, [*ax.collections, *ax.patches, *ax.lines, *ax.texts, *ax.images, ax.title]))
-        key = tuple((ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(),
-                     tuple(t.get_text() for t in ax.legend_.get_texts()) if ax.legend_ is not None else ())
-                    for ax in axes)
+            # Legends, titles (fixed in the live figures) and artists marked
+            # static belong to the cached background; when one of them
+            # changes, the whole figure is drawn again.
+            artists = [*ax.collections, *ax.patches, *ax.lines, *ax.texts, *ax.images]
+            static.extend(a for a in artists if a.get_gid() == STATIC_GID)
+            dynamic.append((ax, [a for a in artists if a.get_gid() != STATIC_GID]))
+        key = (tuple((ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(),
+                      ax.get_xscale(), ax.get_yscale(), ax.title.get_text(), str(ax.title.get_color()),
+                      tuple(t.get_text() for t in ax.legend_.get_texts()) if ax.legend_ is not None else ())
+                     for ax in axes),
+               tuple(_signature(a) for a in static))
         if key != self._background_key:
             for _, artists in dynamic:
                 for artist in artists:
@@ -315,10 +400,7 @@ class InteractiveFigure(widgets.VBox):
             for artist in artists:
                 artist.set_animated(True)
                 ax.draw_artist(artist)
-        rgba = np.asarray(canvas.buffer_rgba())
-        buffer = io.BytesIO()
-        PILImage.fromarray(rgba).convert("RGB").save(buffer, format="png", compress_level=1)
-        self.image.value = buffer.getvalue()
+        self.image.value = _encode_png(np.asarray(canvas.buffer_rgba()))
 
     def update(self) -> dict | None:
         """The callback: recompute, relabel and redraw. Returns the data."""
@@ -410,11 +492,14 @@ def ramp_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     return text, state, rows
 
 
-def draw_ramp(data: dict, ax: Any = None) -> Figure:
+def draw_ramp(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     """Draw the block on the ramp with its forces and friction cone.
 
     Arrows are in units of ``m g``; ``ax`` is one matplotlib axes (a new
-    pyplot-free figure when omitted).
+    pyplot-free figure when omitted). ``live=True`` (the interactive
+    figure) gives a title that does not change with the controls (the state
+    label beside the picture names the state), so the title stays in the
+    cached background.
     Explained in :ref:`sec-cf-ramp`.
 
     Returns
@@ -433,15 +518,15 @@ def draw_ramp(data: dict, ax: Any = None) -> Figure:
     length = 3.4
     top = length * tangent
     _fill(ax, [0, top[0], top[0]], [0, 0, top[1]], COLORS["ground"], alpha=0.25)
-    ax.plot([0, top[0]], [0, top[1]], color=COLORS["ground"], lw=2)
-    ax.plot([-0.2, top[0] + 0.2], [0, 0], color="#999999", lw=1)
+    _line(ax, [0, top[0]], [0, top[1]], color=COLORS["ground"], lw=2)
+    _line(ax, [-0.2, top[0] + 0.2], [0, 0], color="#999999", lw=1)
     gamma = math.atan(data["mu_s"])
     fan = _fan(data["contact_point"], a + math.pi / 2, gamma, 1.25)
     _fill(ax, fan[:, 0], fan[:, 1], COLORS["cone"], alpha=0.22, zorder=1)
     for side in (-1, 1):
         edge = data["contact_point"] + 1.25 * np.array([math.cos(a + math.pi / 2 + side * gamma),
                                                         math.sin(a + math.pi / 2 + side * gamma)])
-        ax.plot(*zip(data["contact_point"], edge), color=COLORS["cone"], ls="--", lw=1, zorder=1)
+        _line(ax, *zip(data["contact_point"], edge), color=COLORS["cone"], ls="--", lw=1, zorder=1)
     corner = data["contact_point"] - 0.3 * tangent
     square = np.array([corner, corner + 0.6 * tangent, corner + 0.6 * tangent + 0.6 * normal,
                        corner + 0.6 * normal, corner])
@@ -454,9 +539,12 @@ def draw_ramp(data: dict, ax: Any = None) -> Figure:
     _arrow(ax, data["contact_point"], arrows["friction"], COLORS["friction"], label="f")
     _arrow(ax, data["contact_point"], arrows["contact"], COLORS["contact"], width=2.6, label="R")
     _arrow(ax, data["center"], arrows["push"], COLORS["push"], label="F")
-    text, key, _ = ramp_describe(data)
-    ax.set_title(f"alpha = {data['alpha_deg']:.0f} deg, mu_s = {data['mu_s']:.2f}: {text}",
-                 color=STATE_COLORS.get(key, "k"), fontsize=10)
+    if live:
+        ax.set_title("forces in units of mg; cyan: friction cone", fontsize=10)
+    else:
+        text, key, _ = ramp_describe(data)
+        ax.set_title(f"alpha = {data['alpha_deg']:.0f} deg, mu_s = {data['mu_s']:.2f}: {text}",
+                     color=STATE_COLORS.get(key, "k"), fontsize=10)
     ax.set_aspect("equal")
     ax.set_xlim(-0.6, 3.8)
     ax.set_ylim(-1.2, 3.2)
@@ -494,7 +582,8 @@ def ramp_widget(**initial: float) -> InteractiveFigure:
         "beta_deg": _slider(values["beta_deg"], -90.0, 90.0, 1.0, "push angle beta (deg)", ".0f"),
     }
     return InteractiveFigure("FIG 1. Block on a ramp: stick, slip, lift-off", controls, ramp_data,
-                             ramp_describe, draw_ramp, lambda fig: fig.subplots(), (5.2, 4.2))
+                             ramp_describe, functools.partial(draw_ramp, live=True), lambda fig: fig.subplots(),
+                             (5.2, 4.2))
 
 
 # ----------------------------------------------------------------------------
@@ -545,8 +634,12 @@ def cone2d_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     return data["state"].upper(), data["state"], rows
 
 
-def draw_cone2d(data: dict, ax: Any = None) -> Figure:
+def draw_cone2d(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     """Draw the planar friction cone, the demanded force and the surface's answer.
+
+    ``live=True`` (the interactive figure) gives a title that does not
+    change with the controls (the state label beside the picture names the
+    state), so the title stays in the cached background.
 
     Explained in :ref:`sec-cf-cone2d`.
 
@@ -563,26 +656,29 @@ def draw_cone2d(data: dict, ax: Any = None) -> Figure:
     fig, ax = _new_axes(ax, (4.6, 4.2))
     gamma = math.atan(data["mu"])
     reach = 5.0
-    ax.fill_between([-reach, reach], [-reach, -reach], [0, 0], color=COLORS["friction"], alpha=0.08, lw=0)
-    ax.text(0, -1.9, "surface would have to pull", color=COLORS["friction"], ha="center", fontsize=8)
-    ax.plot([-reach, reach], [0, 0], color=COLORS["ground"], lw=2)
+    _static(ax.fill_between([-reach, reach], [-reach, -reach], [0, 0], color=COLORS["friction"], alpha=0.08, lw=0),
+            ax.text(0, -1.9, "surface would have to pull", color=COLORS["friction"], ha="center", fontsize=8),
+            _line(ax, [-reach, reach], [0, 0], color=COLORS["ground"], lw=2))
     fan = _fan((0.0, 0.0), math.pi / 2, gamma, 6.0)
     _fill(ax, fan[:, 0], fan[:, 1], COLORS["cone"], alpha=0.22)
     for side in (-1, 1):
-        ax.plot([0, 6 * math.sin(side * gamma)], [0, 6 * math.cos(gamma)], color=COLORS["cone"], ls="--", lw=1)
+        _line(ax, [0, 6 * math.sin(side * gamma)], [0, 6 * math.cos(gamma)], color=COLORS["cone"], ls="--", lw=1)
     arc = np.linspace(math.pi / 2 - gamma, math.pi / 2, 20)
-    ax.plot(1.2 * np.cos(arc), 1.2 * np.sin(arc), color=COLORS["cone"], lw=1)
+    _line(ax, 1.2 * np.cos(arc), 1.2 * np.sin(arc), color=COLORS["cone"], lw=1)
     ax.text(1.35 * math.cos(math.pi / 2 - gamma / 2), 1.35 * math.sin(math.pi / 2 - gamma / 2),
             f"{math.degrees(gamma):.0f} deg", color="#0e7c86", fontsize=8)
     f_t, f_n = data["f_t"], data["f_n"]
-    ax.plot([f_t, f_t], [0, f_n], color=COLORS["normal"], ls=":", lw=1)
-    ax.plot([0, f_t], [f_n, f_n], color=COLORS["friction"], ls=":", lw=1)
+    _line(ax, [f_t, f_t], [0, f_n], color=COLORS["normal"], ls=":", lw=1)
+    _line(ax, [0, f_t], [f_n, f_n], color=COLORS["friction"], ls=":", lw=1)
     _arrow(ax, (0, 0), (f_t, f_n), COLORS["push"], width=2.6, label="f")
     if data["state"] == "slip":
         _arrow(ax, (0, 0), data["supplied"], COLORS["supplied"], width=2.2, label="supplied")
         _arrow(ax, data["supplied"], data["remainder"], COLORS["friction"], width=2.2)
-    ax.set_title(f"mu = {data['mu']:.2f}, f = ({f_t:.1f}, {f_n:.1f}) N: {data['state'].upper()}",
-                 color=STATE_COLORS.get(data["state"], "k"), fontsize=10)
+    if live:
+        ax.set_title("demanded force f and the friction cone", fontsize=10)
+    else:
+        ax.set_title(f"mu = {data['mu']:.2f}, f = ({f_t:.1f}, {f_n:.1f}) N: {data['state'].upper()}",
+                     color=STATE_COLORS.get(data["state"], "k"), fontsize=10)
     ax.set_xlim(-reach, reach)
     ax.set_ylim(-2.5, reach)
     ax.set_aspect("equal")
@@ -616,7 +712,8 @@ def cone2d_widget(**initial: float) -> InteractiveFigure:
         "mu": _slider(values["mu"], 0.0, 2.0, 0.01, "mu"),
     }
     return InteractiveFigure("FIG 2. The 2D friction cone: stick, slip, separate", controls, cone2d_data,
-                             cone2d_describe, draw_cone2d, lambda fig: fig.subplots(), (4.6, 4.2))
+                             cone2d_describe, functools.partial(draw_cone2d, live=True), lambda fig: fig.subplots(),
+                             (4.6, 4.2))
 
 
 # ----------------------------------------------------------------------------
@@ -691,10 +788,14 @@ def _project(points: np.ndarray, azimuth: float, elevation: float = math.radians
     return np.column_stack([x, points[:, 2] * math.cos(elevation) + y * math.sin(elevation)])
 
 
-def draw_pyramid(data: dict, ax: Any = None) -> Figure:
+def draw_pyramid(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     """Draw the cone with both pyramids in 3D (left) and their cross-section (right).
 
-    ``ax`` is a pair of axes.
+    ``ax`` is a pair of axes. ``live=True`` (the interactive figure) sizes
+    both views for the widest pyramid of the ``k`` slider (``k = 3``),
+    so that their limits depend on ``mu`` alone and stay put while ``k``,
+    ``phi`` and the view change, and gives titles that do not change with
+    the controls (the readout gives ``k`` and the errors).
     Explained in :ref:`sec-cf-pyramid`.
 
     Returns
@@ -717,49 +818,57 @@ def draw_pyramid(data: dict, ax: Any = None) -> Figure:
 
     rim = _project(lift(data["circle"]), az)
     _fill(ax3, rim[:, 0], rim[:, 1], COLORS["cone"], alpha=0.18)
-    ax3.plot(rim[:, 0], rim[:, 1], color=COLORS["cone"], lw=1.5)
+    _line(ax3, rim[:, 0], rim[:, 1], color=COLORS["cone"], lw=1.5)
     left, right = int(np.argmin(rim[:, 0])), int(np.argmax(rim[:, 0]))
     for i in (left, right):
-        ax3.plot([0, rim[i, 0]], [0, rim[i, 1]], color=COLORS["cone"], lw=1.2)
+        _line(ax3, [0, rim[i, 0]], [0, rim[i, 1]], color=COLORS["cone"], lw=1.2)
     for key in ("inscribed", "circumscribed"):
         top = _project(lift(np.vstack([data[key], data[key][:1]])), az)
-        ax3.plot(top[:, 0], top[:, 1], color=COLORS[key], lw=1.4)
+        _line(ax3, top[:, 0], top[:, 1], color=COLORS[key], lw=1.4)
         # All edges from the apex as one line broken by NaNs (one artist to draw).
         edges = np.full((3 * (len(top) - 1), 2), np.nan)
         edges[0::3] = 0.0
         edges[1::3] = top[:-1]
-        ax3.plot(edges[:, 0], edges[:, 1], color=COLORS[key], lw=0.8, alpha=0.8)
+        _line(ax3, edges[:, 0], edges[:, 1], color=COLORS[key], lw=0.8, alpha=0.8)
     axis = _project(np.array([[0, 0, 0], [0, 0, 1.45]]), az)
     _arrow(ax3, axis[0], axis[1] - axis[0], COLORS["normal"], label="n")
     phi = math.radians(data["phi_deg"])
     ray = _project(np.array([[0, 0, 1], [1.6 * mu * math.cos(phi), 1.6 * mu * math.sin(phi), 1]]), az)
-    ax3.plot(ray[:, 0], ray[:, 1], color="#333333", ls="--", lw=1)
-    reach = _nice_ceil(1.1 * float(np.max(np.abs(data["circumscribed"]))))
+    _line(ax3, ray[:, 0], ray[:, 1], color="#333333", ls="--", lw=1)
+    # Live: sized for the widest pyramid of the k slider (k = 3, radius 2 mu).
+    reach = _nice_ceil(1.1 * (2.0 * mu if live else float(np.max(np.abs(data["circumscribed"])))))
     ax3.set_xlim(-1.1 * reach, 1.1 * reach)
     ax3.set_ylim(-0.7 * reach, 1.0 + 0.7 * reach)
     ax3.set_aspect("equal")
     ax3.axis("off")
-    ax3.set_title(f"3D cone and k = {data['k']} pyramids", fontsize=10)
+    ax3.set_title("3D cone and pyramids" if live else f"3D cone and k = {data['k']} pyramids", fontsize=10)
 
     _fill(ax2, data["circle"][:, 0], data["circle"][:, 1], COLORS["cone"], alpha=0.18)
-    ax2.plot(data["circle"][:, 0], data["circle"][:, 1], color=COLORS["cone"], lw=1.5, label="round cone")
+    _line(ax2, data["circle"][:, 0], data["circle"][:, 1], color=COLORS["cone"], lw=1.5, label="round cone")
     for key, label in (("inscribed", "inscribed"), ("circumscribed", "circumscribed")):
         closed = np.vstack([data[key], data[key][:1]])
-        ax2.plot(closed[:, 0], closed[:, 1], color=COLORS[key], lw=1.6, label=label)
+        _line(ax2, closed[:, 0], closed[:, 1], color=COLORS[key], lw=1.6, label=label)
     direction = np.array([math.cos(phi), math.sin(phi)])
-    ax2.plot([0, 1.6 * mu * direction[0]], [0, 1.6 * mu * direction[1]], color="#333333", ls="--", lw=1)
+    _line(ax2, [0, 1.6 * mu * direction[0]], [0, 1.6 * mu * direction[1]], color="#333333", ls="--", lw=1)
     for value, key in ((data["cone"], "cone"), (data["inner"], "inscribed"), (data["outer"], "circumscribed")):
         point = value * direction
-        ax2.plot(point[0], point[1], "o", color=COLORS[key], ms=6, mec="k", mew=0.5, zorder=5)
-    lim = _nice_ceil(1.15 * max(data["outer"], float(np.max(np.abs(data["circumscribed"])))))
+        _line(ax2, point[0], point[1], marker="o", ls="none", color=COLORS[key], ms=6, mec="k", mew=0.5, zorder=5)
+    if live:
+        # The circumscribed triangle (k = 3) reaches mu / cos(60 deg) = 2 mu.
+        lim = _nice_ceil(1.15 * 2.0 * mu)
+    else:
+        lim = _nice_ceil(1.15 * max(data["outer"], float(np.max(np.abs(data["circumscribed"])))))
     ax2.set_xlim(-lim, lim)
     ax2.set_ylim(-lim, lim)
     ax2.set_aspect("equal")
     ax2.set_xlabel("f_x / f_n")
     ax2.set_ylabel("f_y / f_n")
-    ax2.legend(loc="lower left", fontsize=7, framealpha=0.8)
-    ax2.set_title(f"cross-section f_n = 1: errors -{100 * data['under_closed']:.1f} % / "
-                  f"+{100 * data['over_closed']:.1f} %", fontsize=10)
+    _legend(ax2, loc="lower left", fontsize=7, framealpha=0.8)
+    if live:
+        ax2.set_title("cross-section f_n = 1", fontsize=10)
+    else:
+        ax2.set_title(f"cross-section f_n = 1: errors -{100 * data['under_closed']:.1f} % / "
+                      f"+{100 * data['over_closed']:.1f} %", fontsize=10)
     return fig
 
 
@@ -790,7 +899,8 @@ def pyramid_widget(**initial: float) -> InteractiveFigure:
         "azimuth_deg": _slider(values["azimuth_deg"], 0.0, 360.0, 1.0, "view azimuth (deg)", ".0f"),
     }
     return InteractiveFigure("FIG 3. The 3D friction cone and its k-edge pyramids", controls, pyramid_data,
-                             pyramid_describe, draw_pyramid, lambda fig: fig.subplots(1, 2), (8.4, 4.0))
+                             pyramid_describe, functools.partial(draw_pyramid, live=True),
+                             lambda fig: fig.subplots(1, 2), (8.4, 4.0))
 
 
 # ----------------------------------------------------------------------------
@@ -909,10 +1019,16 @@ def ball_drop_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     return text, status, rows
 
 
-def draw_ball_drop(data: dict, ax: Any = None) -> Figure:
+def draw_ball_drop(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     """Draw height, penetration and the complementarity plot of a ball drop.
 
     ``ax`` is a triple ``(height_ax, penetration_ax, complementarity_ax)``.
+    ``live=True`` (the interactive figure) draws on axes whose limits do not
+    depend on the sliders: penetration and gap in units of the depth bound
+    ``depth_scale`` (penalty), the contact force in units of ``force_scale``,
+    and the impulse model's time in units of the predicted rest time (the
+    readout gives the physical values), and a title that names the model
+    only (the state label beside the picture names the state).
     Explained in :ref:`sec-cf-nonsmooth`.
 
     Returns
@@ -924,6 +1040,9 @@ def draw_ball_drop(data: dict, ax: Any = None) -> Figure:
     --------
     >>> len(draw_ball_drop(ball_drop_data("penalty")).axes)
     3
+    >>> ax = draw_ball_drop(ball_drop_data("impulse", e=0.3), live=True).axes[1]
+    >>> [float(x) for x in ax.get_xlim()], ax.get_xlabel()
+    ([0.0, 1.1], 'time / predicted rest time')
     """
     if ax is None:
         fig = Figure(figsize=(9.0, 4.2), layout="constrained")
@@ -931,45 +1050,78 @@ def draw_ball_drop(data: dict, ax: Any = None) -> Figure:
         ax = (fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[:, 1]))
     ax_h, ax_d, ax_c = ax
     fig = ax_h.figure
+    penalty = data["model"] == "penalty"
     color = COLORS[data["model"]]
     t, height = data["t"], data["height"]
+    if live and not penalty:
+        t = t / data["rest_predicted"]
+        t_label, t_max = "time / predicted rest time", 1.1
+    elif live:
+        t_label, t_max = "time (s)", 2.5
+    else:
+        t_label, t_max = "time (s)", _nice_ceil(float(t[-1]))
     top = max(1.3 * data["h0"], 0.2)
-    ax_h.plot(t, np.clip(height, -top, top), color=color, lw=1.2)
-    ax_h.axhline(data["h0"], color="#999999", ls=":", lw=1)
-    ax_h.axhline(0.0, color=COLORS["ground"], lw=1)
+    _line(ax_h, t, np.clip(height, -top, top), color=color, lw=1.2)
+    _static(ax_h.axhline(data["h0"], color="#999999", ls=":", lw=1), ax_h.axhline(0.0, color=COLORS["ground"], lw=1))
     ax_h.set_ylim(-0.05 * top, top)
     ax_h.set_ylabel("height (m)")
-    text, key, _ = ball_drop_describe(data)
-    ax_h.set_title(text, color=STATE_COLORS.get(key, "k"), fontsize=10)
-    depth = 1e3 * np.maximum(-height, 0.0)
-    ax_d.plot(t, np.clip(depth, 0, 200), color=color, lw=1.0)
-    ax_d.set_ylabel("penetration (mm)")
-    ax_d.set_xlabel("time (s)")
-    ax_d.set_ylim(0.0, _nice_ceil(min(1.1e3 * data["depth_scale"], 200.0)))
-    if data["model"] == "impulse":
-        ax_d.text(0.5, 0.5, "rigid floor: no penetration", transform=ax_d.transAxes, ha="center",
-                  va="center", color="#777777", fontsize=9)
-    ax_h.set_xlim(0.0, _nice_ceil(float(t[-1])))
-    ax_d.set_xlim(0.0, _nice_ceil(float(t[-1])))
+    if live:
+        ax_h.set_title(f"{data['model']} contact", fontsize=10)
+    else:
+        text, key, _ = ball_drop_describe(data)
+        ax_h.set_title(text, color=STATE_COLORS.get(key, "k"), fontsize=10)
+    depth = np.maximum(-height, 0.0)
+    if live and penalty:
+        # Penetration in units of the undamped bound v0/omega + 2 mg/k.
+        _line(ax_d, t, np.clip(depth / data["depth_scale"], 0.0, 2.0), color=color, lw=1.0)
+        ax_d.set_ylabel("depth / bound")
+        ax_d.set_ylim(0.0, 1.25)
+    else:
+        _line(ax_d, t, np.clip(1e3 * depth, 0, 200), color=color, lw=1.0)
+        ax_d.set_ylabel("penetration (mm)")
+        ax_d.set_ylim(0.0, 1.25 if live else _nice_ceil(min(1.1e3 * data["depth_scale"], 200.0)))
+    ax_d.set_xlabel(t_label)
+    if not penalty:
+        _static(ax_d.text(0.5, 0.5, "rigid floor: no penetration", transform=ax_d.transAxes, ha="center",
+                  va="center", color="#777777", fontsize=9))
+    ax_h.set_xlim(0.0, t_max)
+    ax_d.set_xlim(0.0, t_max)
     gap_mm = 1e3 * data["gap"]
     force = data["force"]
     # The bound of the contact force (penalty: k times the undamped depth;
     # impulse: the largest impulse over one step); huge forces of a blown-up
     # run fall outside.
-    f_top = _nice_ceil(max(60.0, 1.1 * data["force_scale"]))
-    ax_c.plot([10.0, 0.0, 0.0], [0.0, 0.0, f_top], color=COLORS["rigid"], lw=3, alpha=0.6, label=r"rigid: $0\leq\lambda\perp\phi\geq0$")
-    if data["model"] == "penalty":
-        depth_line = np.linspace(0.0, f_top / data["k"], 2)
-        ax_c.plot(-1e3 * depth_line, data["k"] * depth_line, color=COLORS["penalty"], ls="--", lw=1.2,
-                  label="penalty: lambda = k delta")
-    shown = (gap_mm > -60) & (gap_mm < 10) & (force <= f_top)
-    ax_c.plot(gap_mm[shown], force[shown], ".", color=color, ms=4, alpha=0.7, zorder=5, label="simulation steps")
-    low = -_nice_ceil(max(1.2e3 * data["depth_scale"], 2.0)) if data["model"] == "penalty" else -2.0
-    ax_c.set_xlim(low, 10.0)
+    if live:
+        # Force in units of force_scale; penalty gap in units of depth_scale
+        # (force_scale = k depth_scale, so the penalty line is the diagonal).
+        f_unit, f_top = data["force_scale"], 1.25
+        gap_unit = 1e3 * data["depth_scale"] if penalty else 1.0
+        low, high = (-1.25, 0.2) if penalty else (-2.0, 10.0)
+        f_label = "force / bound"
+        gap_label = "gap / depth bound" if penalty else "gap phi (mm)"
+    else:
+        f_unit, f_top = 1.0, _nice_ceil(max(60.0, 1.1 * data["force_scale"]))
+        gap_unit = 1.0
+        low = -_nice_ceil(max(1.2e3 * data["depth_scale"], 2.0)) if penalty else -2.0
+        high = 10.0
+        f_label, gap_label = "contact force lambda (N)", "gap phi (mm)"
+    gap = gap_mm / gap_unit
+    force = force / f_unit
+    _static(_line(ax_c, [high, 0.0, 0.0], [0.0, 0.0, f_top], color=COLORS["rigid"], lw=3, alpha=0.6,
+                      label=r"rigid: $0\leq\lambda\perp\phi\geq0$"))
+    if penalty:
+        depth_line = np.linspace(0.0, f_top * f_unit / data["k"], 2)
+        # Live: the diagonal for every k (the key rounds away the last bits).
+        _static(_line(ax_c, -1e3 * depth_line / gap_unit, data["k"] * depth_line / f_unit, color=COLORS["penalty"],
+                          ls="--", lw=1.2, label="penalty: lambda = k delta"))
+    shown = (gap > low) & (gap < high) & (force <= f_top)
+    _line(ax_c, gap[shown], force[shown], marker=".", ls="none", color=color, ms=4, alpha=0.7, zorder=5,
+          label="simulation steps")
+    ax_c.set_xlim(low, high)
     ax_c.set_ylim(-0.03 * f_top, f_top)
-    ax_c.set_xlabel("gap phi (mm)")
-    ax_c.set_ylabel("contact force lambda (N)")
-    ax_c.legend(loc="upper right", fontsize=7)
+    ax_c.set_xlabel(gap_label)
+    ax_c.set_ylabel(f_label)
+    _legend(ax_c, loc="upper right", fontsize=7)
     ax_c.set_title("complementarity", fontsize=10)
     return fig
 
@@ -1006,7 +1158,8 @@ def ball_drop_widget(**initial: Any) -> InteractiveFigure:
         "e": _slider(values["e"], 0.0, 0.95, 0.01, "restitution e", continuous=False),
     }
     return InteractiveFigure("FIG 4. A ball dropped from 1 m: penalty versus impulse contact", controls,
-                             ball_drop_data, ball_drop_describe, draw_ball_drop, _ball_axes, (9.0, 4.2))
+                             ball_drop_data, ball_drop_describe, functools.partial(draw_ball_drop, live=True),
+                             _ball_axes, (9.0, 4.2))
 
 
 def _ball_axes(fig: Figure) -> tuple[Any, Any, Any]:
@@ -1088,10 +1241,19 @@ def _strip_lines(column: np.ndarray, tau_max: float, span: float) -> list[np.nda
     return lines
 
 
-def draw_fingertip(data: dict, ax: Any = None) -> Figure:
+#: Force-space half width (N) of the live fingertip figure: it holds every
+#: force the ``f_t`` and ``f_n`` sliders can demand.
+FINGERTIP_LIVE_EXTENT = 7.0
+
+
+def draw_fingertip(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     """Draw the finger on the table (left) and the force space with the feasible polygon (right).
 
-    ``ax`` is a pair of axes.
+    ``ax`` is a pair of axes. ``live=True`` (the interactive figure) fixes the
+    force space to :data:`FINGERTIP_LIVE_EXTENT`, which holds every demanded
+    force of the sliders (a large feasible polygon is clipped), so that the
+    limits never change, and gives titles that do not change with the
+    controls (the state label beside the picture names the state).
     Explained in :ref:`sec-cf-fingertip`.
 
     Returns
@@ -1107,44 +1269,52 @@ def draw_fingertip(data: dict, ax: Any = None) -> Figure:
     fig, axes = _new_axes(ax, (9.0, 4.2), ncols=2)
     arm, space = axes
     pts = data["points"]
-    arm.fill_between([-1.0, 1.0], [-0.15, -0.15], [0, 0], color=COLORS["ground"], alpha=0.3, lw=0)
-    arm.plot([-1.0, 1.0], [0, 0], color=COLORS["ground"], lw=2)
-    arm.plot(pts[:, 0], pts[:, 1], color="#555555", lw=5, solid_capstyle="round", zorder=2)
-    arm.plot(*pts[0], "o", color=COLORS["joint1"], ms=10, zorder=3)
-    arm.plot(*pts[1], "o", color=COLORS["joint2"], ms=9, zorder=3)
-    arm.plot(*pts[2], "o", color="#333333", ms=5, zorder=3)
+    _static(arm.fill_between([-1.0, 1.0], [-0.15, -0.15], [0, 0], color=COLORS["ground"], alpha=0.3, lw=0),
+            _line(arm, [-1.0, 1.0], [0, 0], color=COLORS["ground"], lw=2))
+    _line(arm, pts[:, 0], pts[:, 1], color="#555555", lw=5, solid_capstyle="round", zorder=2)
+    _line(arm, *pts[0], marker="o", ls="none", color=COLORS["joint1"], ms=10, zorder=3)
+    _line(arm, *pts[1], marker="o", ls="none", color=COLORS["joint2"], ms=9, zorder=3)
+    _line(arm, *pts[2], marker="o", ls="none", color="#333333", ms=5, zorder=3)
     scale = 0.1
     _arrow(arm, pts[2], scale * data["force"], COLORS["push"], width=2.4, label="f_c")
     arm.set_xlim(-1.0, 1.0)
     arm.set_ylim(-0.15, 1.1)
     arm.set_aspect("equal")
-    arm.set_title(f"finger, elbow {data['elbow']} (1 N drawn as {scale:g} m)", fontsize=10)
+    arm.set_title(f"finger (1 N drawn as {scale:g} m)" if live
+                  else f"finger, elbow {data['elbow']} (1 N drawn as {scale:g} m)", fontsize=10)
     arm.set_xticks([])
     arm.set_yticks([])
 
     poly = data["polygon"]
-    extent = _nice_ceil(max(float(np.max(np.abs(poly))), float(np.max(np.abs(data["force"]))), 1.0) * 1.25)
+    if live:
+        extent = FINGERTIP_LIVE_EXTENT
+    else:
+        extent = _nice_ceil(max(float(np.max(np.abs(poly))), float(np.max(np.abs(data["force"]))), 1.0) * 1.25)
     gamma = math.atan(data["mu"])
     fan = _fan((0.0, 0.0), math.pi / 2, gamma, 2 * extent)
     _fill(space, fan[:, 0], fan[:, 1], COLORS["cone"], alpha=0.15)
     for column, key, name in ((data["jacobian"][:, 0], "joint1", "|tau_1| = tau_max"),
                               (data["jacobian"][:, 1], "joint2", "|tau_2| = tau_max")):
         for i, line in enumerate(_strip_lines(column, data["tau_max"], 4 * extent)):
-            space.plot(line[:, 0], line[:, 1], color=COLORS[key], ls="--", lw=1.1, label=name if i == 0 else None)
+            _line(space, line[:, 0], line[:, 1], color=COLORS[key], ls="--", lw=1.1, label=name if i == 0 else None)
     closed = np.vstack([poly, poly[:1]])
     _fill(space, closed[:, 0], closed[:, 1], COLORS["feasible"], alpha=0.35, lw=1.5, ec=COLORS["feasible"],
           zorder=2, label="feasible forces")
-    space.plot(*data["optimum"], "o", color="k", ms=7, zorder=5, label="LP optimum: max f_n")
-    space.plot(*data["force"], "D", color=COLORS["push"], ms=7, mec="k", zorder=6, label="demanded f_c")
-    space.axhline(0.0, color=COLORS["ground"], lw=1)
+    _line(space, *data["optimum"], marker="o", ls="none", color="k", ms=7, zorder=5, label="LP optimum: max f_n")
+    _line(space, *data["force"], marker="D", ls="none", color=COLORS["push"], ms=7, mec="k", zorder=6,
+          label="demanded f_c")
+    _static(space.axhline(0.0, color=COLORS["ground"], lw=1))
     space.set_xlim(-extent, extent)
     space.set_ylim(-0.15 * extent, 1.3 * extent)
     space.set_aspect("equal")
     space.set_xlabel("f_t (N)")
     space.set_ylabel("f_n (N)")
-    space.legend(loc="upper left", fontsize=7, framealpha=0.85)
-    key = "feasible" if data["label"] == "feasible" else "infeasible"
-    space.set_title(f"force space: {data['label']}", color=STATE_COLORS[key], fontsize=10)
+    _legend(space, loc="upper left", fontsize=7, framealpha=0.85)
+    if live:
+        space.set_title("force space", fontsize=10)
+    else:
+        key = "feasible" if data["label"] == "feasible" else "infeasible"
+        space.set_title(f"force space: {data['label']}", color=STATE_COLORS[key], fontsize=10)
     return fig
 
 
@@ -1177,5 +1347,5 @@ def fingertip_widget(**initial: Any) -> InteractiveFigure:
         "f_n": _slider(values["f_n"], -1.0, 8.0, 0.05, "f_n (N)"),
     }
     return InteractiveFigure("FIG 5. Fingertip on a table: friction cone and joint-torque limits", controls,
-                             fingertip_data, fingertip_describe, draw_fingertip,
+                             fingertip_data, fingertip_describe, functools.partial(draw_fingertip, live=True),
                              lambda fig: fig.subplots(1, 2), (9.0, 4.2))
