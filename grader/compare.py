@@ -37,7 +37,9 @@ def _fmt(arr) -> str:
     a = np.asarray(arr, dtype=float)
     if a.ndim == 0:
         return f"{float(a):.10g}"
-    return np.array2string(a, precision=6, suppress_small=False, max_line_width=100, threshold=60)
+    text = np.array2string(a, precision=6, suppress_small=False, max_line_width=100, threshold=60)
+    # Rows after the first line up under the first one in the indented feedback.
+    return text.replace("\n", "\n" + " " * 15)
 
 
 def tolerance_text(rtol: float, atol: float) -> str:
