@@ -108,6 +108,19 @@ def gradebook_csv(reports: list[dict], chapter) -> str:
     return buf.getvalue()
 
 
+def submission_identity(path: Path, root: Path | None) -> tuple[str, str]:
+    """The gradebook's ``submission`` and ``student`` for a file.
+
+    ``submission`` is the path relative to the graded folder, so that two
+    students' ``hw.ipynb`` in ``alice/`` and ``bob/`` stay apart; ``student``
+    is the first folder of that path (one folder per student, as LMS exports
+    lay them out) or, for files directly in the folder, the file's stem.
+    """
+    rel = path.relative_to(root) if root else Path(path.name)
+    student = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+    return rel.as_posix(), student
+
+
 def _report_name(path: Path, root: Path | None) -> str:
     rel = path.relative_to(root) if root else Path(path.name)
     return "__".join(rel.parts) + ".json"
@@ -198,6 +211,7 @@ def main(argv=None) -> int:
         return 2
     out.mkdir(parents=True, exist_ok=True)
     for path, rep in zip(paths, reports):
+        rep["submission"], rep["student"] = submission_identity(path, root)
         atomic_write(out / _report_name(path, root), json.dumps(rep, indent=2, sort_keys=True) + "\n")
     atomic_write(out / "gradebook.csv", gradebook_csv(reports, chapter))
     if args.gradescope_results:

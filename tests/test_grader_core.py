@@ -366,3 +366,20 @@ def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch
     sub.write_text(f"import lib\nassert lib.__file__.startswith({moved_lib!r}), lib.__file__\n" + one_cell)
     report = core.grade_submission(sub, _opts())
     assert report["status"] == "graded" and report["score"] == 18.0, report["messages"]
+
+
+def test_same_file_name_in_two_student_folders_stays_apart(tmp_path):
+    folder = tmp_path / "subs"
+    (folder / "alice").mkdir(parents=True)
+    (folder / "bob").mkdir()
+    (folder / "alice" / "hw.py").write_text(SOLUTIONS_TEXT)
+    (folder / "bob" / "hw.py").write_text("x = 1\n")
+    (folder / "carol.py").write_text("x = 1\n")
+    out = tmp_path / "grades"
+    assert cli.main([str(folder), "--chapter", CHAPTER, "--out", str(out), "--quiet"]) == 0
+    rows = {r["submission"]: r for r in csv.DictReader((out / "gradebook.csv").open())}
+    assert set(rows) == {"alice/hw.py", "bob/hw.py", "carol.py"}
+    assert [rows[k]["student"] for k in ("alice/hw.py", "bob/hw.py", "carol.py")] == ["alice", "bob", "carol"]
+    assert float(rows["alice/hw.py"]["score"]) == 18.0 and float(rows["bob/hw.py"]["score"]) == 0.0
+    report = json.loads((out / "alice__hw.py.json").read_text())
+    assert report["student"] == "alice" and report["score"] == 18.0
