@@ -94,9 +94,16 @@ def as_symmetric(value: ArrayLike, name: str, size: int) -> FloatArray:
     if asymmetry > SYMMETRY_RTOL * scale:
         raise NonSymmetricError(
             f"{name} must be symmetric, but max |A - A^T| = {asymmetry:.3g} "
-            f"(relative {asymmetry / scale:.3g}); check the sign and placement of the products of inertia"
+            f"(relative {asymmetry / scale:.3g}){_symmetry_hint(name)}"
         )
     return 0.5 * (matrix + matrix.T)
+
+
+def _symmetry_hint(name: str) -> str:
+    """What usually makes this kind of matrix non-symmetric, for the error message."""
+    if "inertia" in name or name.startswith("G"):
+        return "; check the sign and placement of the products of inertia"
+    return "; a mass matrix, or a Delassus/LCP matrix assembled as J M^-1 J^T, is symmetric: check how it was built"
 
 
 def positive(value: float, name: str) -> float:

@@ -344,3 +344,13 @@ def test_bad_closed_form_and_point_mass_inputs():
         triangle_inequality_margins(np.eye(2))
     with pytest.raises(NonPositiveMassError, match="mass must be positive"):
         pseudo_inertia(0.0, np.zeros(3), np.eye(3))
+
+
+def test_non_symmetric_messages_name_the_likely_cause():
+    from lib.errors import NonSymmetricError
+    from lib.lcp import projected_gauss_seidel
+
+    with pytest.raises(NonSymmetricError, match="products of inertia"):
+        rotate_inertia(np.array([[1.0, 0.2, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), np.eye(3))
+    with pytest.raises(NonSymmetricError, match="J M\\^-1 J\\^T"):
+        projected_gauss_seidel(np.array([[2.0, 1.0], [0.0, 2.0]]), -np.ones(2))
