@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .errors import (
+    OutOfRangeError,
     NonFiniteError,
     NonPositiveValueError,
     NonSymmetricError,
@@ -124,6 +125,55 @@ def positive(value: float, name: str) -> float:
         raise NonFiniteError(f"{name} must be finite, got {number}")
     if number <= 0.0:
         raise NonPositiveValueError(f"{name} must be positive, got {number}")
+    return number
+
+
+def real_number(value: float, name: str) -> float:
+    """Return ``value`` as a finite float, or raise naming the argument.
+
+    Raises
+    ------
+    ShapeError
+        If ``value`` is not a single real number.
+    NonFiniteError
+        If it is NaN or infinite.
+    """
+    return float(as_array(value, name, ()))
+
+
+def nonnegative(value: float, name: str) -> float:
+    """Return ``value`` as a float after checking it is finite and >= 0.
+
+    Raises
+    ------
+    NonPositiveValueError
+        If ``value < 0``.
+    """
+    number = real_number(value, name)
+    if number < 0.0:
+        raise NonPositiveValueError(f"{name} must be non-negative, got {number}")
+    return number
+
+
+def in_range(value: float, name: str, low: float, high: float, *, low_open: bool = False,
+             high_open: bool = False, unit: str = "") -> float:
+    """Return ``value`` as a float after checking ``low <= value <= high``.
+
+    Either end can be open (``low_open``, ``high_open``); ``unit`` is appended
+    to the numbers in the message.
+
+    Raises
+    ------
+    OutOfRangeError
+        If ``value`` lies outside the interval.
+    """
+    number = real_number(value, name)
+    too_low = number <= low if low_open else number < low
+    too_high = number >= high if high_open else number > high
+    if too_low or too_high:
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        raise OutOfRangeError(f"{name} must lie in {left}{low:g}, {high:g}{right}{unit}, got {number:g}{unit}")
     return number
 
 

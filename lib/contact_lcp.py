@@ -26,6 +26,7 @@ from .errors import (
     SingularConstraintError,
 )
 from .lcp import lcp_residual, lemke, minimum_norm_lcp, projected_gauss_seidel
+from .mechanisms import planar_chain_dynamics, planar_chain_tip
 
 __all__ = [
     "mass_matrix_inverse",
@@ -737,16 +738,13 @@ def planar_2r_arm(
     array([[2.666667, 0.833333],
            [0.833333, 0.333333]])
     """
-    q1, q2 = as_vector(q, "q", 2)
-    l1, l2 = (positive(x, f"lengths[{i}]") for i, x in enumerate(as_vector(lengths, "lengths", 2)))
-    m1, m2 = (positive(x, f"masses[{i}]") for i, x in enumerate(as_vector(masses, "masses", 2)))
-    c2 = np.cos(q2)
-    i1, i2 = m1 * l1**2 / 12.0, m2 * l2**2 / 12.0
-    m11 = i1 + i2 + m1 * (l1 / 2) ** 2 + m2 * (l1**2 + (l2 / 2) ** 2 + l1 * l2 * c2)
-    m12 = i2 + m2 * ((l2 / 2) ** 2 + 0.5 * l1 * l2 * c2)
-    m22 = i2 + m2 * (l2 / 2) ** 2
-    M = np.array([[m11, m12], [m12, m22]])
-    s1, c1, s12, c12 = np.sin(q1), np.cos(q1), np.sin(q1 + q2), np.cos(q1 + q2)
-    J = np.array([[-l1 * s1 - l2 * s12, -l2 * s12], [l1 * c1 + l2 * c12, l2 * c12]])
-    tip = np.array([l1 * c1 + l2 * c12, l1 * s1 + l2 * s12])
+    # The same uniform-rod chain as chapter 3.11's: one implementation.
+    q_arr = as_vector(q, "q", 2)
+    L = as_vector(lengths, "lengths", 2)
+    m = as_vector(masses, "masses", 2)
+    for name, values in (("lengths", L), ("masses", m)):
+        for i, value in enumerate(values):
+            positive(value, f"{name}[{i}]")
+    M, _ = planar_chain_dynamics(q_arr, np.zeros(2), L, m, gravity=0.0)
+    tip, J, _ = planar_chain_tip(q_arr, np.zeros(2), L)
     return M, J, tip

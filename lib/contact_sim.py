@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import FloatArray, positive
+from ._validation import FloatArray, in_range, positive
 from .errors import OutOfRangeError
-from .friction import STANDARD_GRAVITY, _in_range
+from .friction import STANDARD_GRAVITY
 
 __all__ = [
     "DropResult",
@@ -90,7 +90,7 @@ def critical_omega_dt(zeta: float = 0.0) -> float:
     >>> critical_omega_dt(0.0), round(critical_omega_dt(0.1), 6)
     (2.0, 1.809975)
     """
-    zeta = _in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
+    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     return 2.0 * (math.sqrt(1.0 + zeta * zeta) - zeta)
 
 
@@ -147,8 +147,8 @@ def step_amplification(omega_dt: float, zeta: float = 0.0) -> float:
     >>> round(step_amplification(1.0), 12), round(step_amplification(2.5), 6)
     (1.0, 4.0)
     """
-    a = _in_range(omega_dt, "omega_dt", 0.0, np.inf, high_open=True)
-    zeta = _in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
+    a = in_range(omega_dt, "omega_dt", 0.0, np.inf, high_open=True)
+    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     damping = 1.0 - 2.0 * zeta * a
     step = np.array([[1.0 - a * a, damping], [-a * a, damping]])
     return float(np.max(np.abs(np.linalg.eigvals(step))))
@@ -184,7 +184,7 @@ def max_penetration(v0: float, k: float, mass: float, zeta: float = 0.0) -> floa
     4.43
     """
     v0 = positive(v0, "v0")
-    zeta = _in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
+    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     decay = math.exp(-zeta * math.acos(zeta) / math.sqrt(1.0 - zeta * zeta))
     return v0 / natural_frequency(k, mass) * decay
 
@@ -211,7 +211,7 @@ def effective_restitution(zeta: float) -> float:
     >>> round(effective_restitution(0.1), 6)
     0.729248
     """
-    zeta = _in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
+    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     return math.exp(-math.pi * zeta / math.sqrt(1.0 - zeta * zeta))
 
 
@@ -242,7 +242,7 @@ def effective_restitution_no_tension(zeta: float) -> float:
     >>> round(effective_restitution_no_tension(0.1), 6)
     0.744079
     """
-    zeta = _in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
+    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     s = math.sqrt(1.0 - zeta * zeta)
     theta = math.pi - math.atan2(2.0 * zeta * s, 1.0 - 2.0 * zeta * zeta)
     return math.exp(-zeta * theta / s) * abs(math.cos(theta) - zeta * math.sin(theta) / s)
@@ -304,8 +304,8 @@ def complementarity_state(gap: float, force: float, tol: float = 1e-12) -> str:
     >>> complementarity_state(0.003, 0.0), complementarity_state(0.0, 5.0)
     ('separated', 'in contact')
     """
-    gap = float(_in_range(gap, "gap", -np.inf, np.inf, low_open=True, high_open=True))
-    force = float(_in_range(force, "force", -np.inf, np.inf, low_open=True, high_open=True))
+    gap = float(in_range(gap, "gap", -np.inf, np.inf, low_open=True, high_open=True))
+    force = float(in_range(force, "force", -np.inf, np.inf, low_open=True, high_open=True))
     if gap < -tol:
         return "forbidden: penetration (phi < 0)"
     if force < -tol:
@@ -348,7 +348,7 @@ def impulse_rest_time(h0: float, e: float, g: float = STANDARD_GRAVITY) -> float
     >>> round(impulse_rest_time(1.0, 0.8), 6)
     4.063713
     """
-    e = _in_range(e, "e", 0.0, 1.0, high_open=True)
+    e = in_range(e, "e", 0.0, 1.0, high_open=True)
     t0 = math.sqrt(2.0 * positive(h0, "h0") / positive(g, "g"))
     return t0 * (1.0 + e) / (1.0 - e)
 
@@ -472,12 +472,12 @@ def simulate_penalty_drop(k: float, dt: float, zeta: float = 0.0, mass: float = 
     """
     k = positive(k, "k")
     mass = positive(mass, "mass")
-    h0 = _in_range(h0, "h0", -np.inf, np.inf, low_open=True, high_open=True, unit=" m")
+    h0 = in_range(h0, "h0", -np.inf, np.inf, low_open=True, high_open=True, unit=" m")
     g = positive(g, "g")
-    zeta = _in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
+    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     steps = _check_step(dt, t_end)
     c = 2.0 * zeta * math.sqrt(k * mass)
-    x, v = h0, float(_in_range(v_start, "v_start", -np.inf, np.inf, low_open=True, high_open=True))
+    x, v = h0, float(in_range(v_start, "v_start", -np.inf, np.inf, low_open=True, high_open=True))
     # Height scale of the initial energy: release height, throw height, sag.
     limit = 1000.0 * (abs(h0) + v * v / (2.0 * g) + mass * g / k)
     heights = [x]
@@ -581,7 +581,7 @@ def simulate_impulse_drop(e: float, dt: float, mass: float = 1.0, h0: float = 1.
     >>> round(r.rest_time, 3), round(impulse_rest_time(1.0, 0.8), 3)
     (4.055, 4.064)
     """
-    e = _in_range(e, "e", 0.0, 1.0)
+    e = in_range(e, "e", 0.0, 1.0)
     mass = positive(mass, "mass")
     h0 = positive(h0, "h0")
     g = positive(g, "g")

@@ -18,9 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import linprog
 
-from ._validation import FloatArray, as_matrix, as_vector, positive
+from ._validation import FloatArray, as_matrix, as_vector, in_range, positive
 from .errors import ConvergenceError, SingularConstraintError, UnreachableTargetError
-from .friction import _in_range
+
 
 __all__ = [
     "two_link_ik",
@@ -199,7 +199,7 @@ def contact_torques(jacobian: ArrayLike, force: ArrayLike) -> FloatArray:
 
 def _check_common(jacobian: ArrayLike, mu: float, tau_max: float) -> tuple[FloatArray, float, float]:
     jac = as_matrix(jacobian, "jacobian", 2)
-    mu = _in_range(mu, "mu", 0.0, np.inf, high_open=True)
+    mu = in_range(mu, "mu", 0.0, np.inf, high_open=True)
     tau_max = positive(tau_max, "tau_max")
     return jac, mu, tau_max
 

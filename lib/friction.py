@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, positive
+from ._validation import FloatArray, as_array, in_range, positive, real_number
 from .errors import OutOfRangeError, ShapeError
 
 __all__ = [
@@ -32,27 +32,6 @@ __all__ = [
 
 #: Standard gravity in m/s^2, used as the default everywhere in the lesson.
 STANDARD_GRAVITY = 9.81
-
-
-def _real(value: float, name: str) -> float:
-    """Return ``value`` as a finite float or raise with the argument's name."""
-    array = as_array(value, name, ())
-    return float(array)
-
-
-def _in_range(value: float, name: str, low: float, high: float, *, high_open: bool = False,
-              low_open: bool = False, unit: str = "") -> float:
-    """Check ``low <= value <= high`` (ends optionally open) and return ``value`` as a float."""
-    number = _real(value, name)
-    too_low = number <= low if low_open else number < low
-    too_high = number >= high if high_open else number > high
-    if too_low or too_high:
-        left = "(" if low_open else "["
-        right = ")" if high_open else "]"
-        raise OutOfRangeError(
-            f"{name} must lie in {left}{low:g}, {high:g}{right}{unit}, got {number:g}{unit}"
-        )
-    return number
 
 
 def critical_angle(mu_s: float) -> float:
@@ -83,7 +62,7 @@ def critical_angle(mu_s: float) -> float:
     >>> round(float(np.degrees(critical_angle(0.8))), 4)
     38.6598
     """
-    mu = _in_range(mu_s, "mu_s", 0.0, np.inf, high_open=True)
+    mu = in_range(mu_s, "mu_s", 0.0, np.inf, high_open=True)
     return float(np.arctan(mu))
 
 
@@ -180,17 +159,17 @@ def ramp_state(alpha: float, mu_s: float, mu_k: float, mass: float, push: float 
     >>> ramp_state(np.radians(20), 0.6, 0.5, 2.0, push=30.0, beta=np.radians(60)).state
     'lift-off'
     """
-    alpha = _in_range(alpha, "alpha", 0.0, np.pi / 2, high_open=True, unit=" rad")
-    mu_s = _in_range(mu_s, "mu_s", 0.0, np.inf, high_open=True)
-    mu_k = _in_range(mu_k, "mu_k", 0.0, np.inf, high_open=True)
+    alpha = in_range(alpha, "alpha", 0.0, np.pi / 2, high_open=True, unit=" rad")
+    mu_s = in_range(mu_s, "mu_s", 0.0, np.inf, high_open=True)
+    mu_k = in_range(mu_k, "mu_k", 0.0, np.inf, high_open=True)
     if mu_k > mu_s:
         raise OutOfRangeError(
             f"mu_k must not exceed mu_s (kinetic friction is at most static friction), "
             f"got mu_k = {mu_k:g} > mu_s = {mu_s:g}"
         )
     mass = positive(mass, "mass")
-    push = _in_range(push, "push", 0.0, np.inf, high_open=True, unit=" N")
-    beta = _in_range(beta, "beta", -np.pi / 2, np.pi / 2, unit=" rad")
+    push = in_range(push, "push", 0.0, np.inf, high_open=True, unit=" N")
+    beta = in_range(beta, "beta", -np.pi / 2, np.pi / 2, unit=" rad")
     g = positive(g, "g")
 
     weight = mass * g
@@ -251,7 +230,7 @@ def sticking_margin(alpha: ArrayLike, mu_s: float, mass: float, push: ArrayLike 
     alpha = np.asarray(as_array(alpha, "alpha", [None] * np.ndim(alpha)))
     push = np.asarray(as_array(push, "push", [None] * np.ndim(push)))
     beta = np.asarray(as_array(beta, "beta", [None] * np.ndim(beta)))
-    mu_s = _in_range(mu_s, "mu_s", 0.0, np.inf, high_open=True)
+    mu_s = in_range(mu_s, "mu_s", 0.0, np.inf, high_open=True)
     weight = positive(mass, "mass") * positive(g, "g")
     normal = weight * np.cos(alpha) - push * np.sin(beta)
     return np.asarray(mu_s * normal - np.abs(push * np.cos(beta) - weight * np.sin(alpha)), dtype=float)
@@ -324,9 +303,9 @@ def cone_state(f_t: float, f_n: float, mu: float) -> ConeState:
     >>> cone_state(1.0, 4.0, 0.5).state, cone_state(1.0, -1.0, 0.5).state
     ('stick', 'separate')
     """
-    f_t = _real(f_t, "f_t")
-    f_n = _real(f_n, "f_n")
-    mu = _in_range(mu, "mu", 0.0, np.inf, high_open=True)
+    f_t = real_number(f_t, "f_t")
+    f_n = real_number(f_n, "f_n")
+    mu = in_range(mu, "mu", 0.0, np.inf, high_open=True)
     gamma = float(np.arctan(mu))
     angle = float(np.arctan2(abs(f_t), f_n))
     demand = (f_t, f_n)
@@ -388,7 +367,7 @@ def pyramid_capacity(phi: ArrayLike, mu: float, k: int) -> tuple[FloatArray, Flo
     (array([1.    , 0.7071]), array([1.    , 1.4142]))
     """
     phi = np.asarray(as_array(phi, "phi", [None] * np.ndim(phi)))
-    mu = _in_range(mu, "mu", 0.0, np.inf, high_open=True)
+    mu = in_range(mu, "mu", 0.0, np.inf, high_open=True)
     k = _check_k(k)
     step = 2.0 * np.pi / k
     # The maxima over i are attained at the nearest face midpoint (inscribed)

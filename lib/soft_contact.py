@@ -17,8 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import beta as _beta
 
-from ._validation import FloatArray, as_array, positive
-from .errors import ConvergenceError, NonFiniteError, NonPositiveValueError, OutOfRangeError
+from ._validation import FloatArray, as_array, nonnegative, positive
+from .errors import ConvergenceError, NonPositiveValueError, OutOfRangeError
 from .integrate import rk4_step
 
 __all__ = [
@@ -37,18 +37,6 @@ __all__ = [
     "CollisionResult",
     "simulate_collision",
 ]
-
-
-def _nonnegative(value: float, name: str) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise NonFiniteError(f"{name} must be a real number, got {value!r}") from None
-    if not np.isfinite(number):
-        raise NonFiniteError(f"{name} must be finite, got {number}")
-    if number < 0.0:
-        raise NonPositiveValueError(f"{name} must be non-negative, got {number}")
-    return number
 
 
 def _state(x: ArrayLike, name: str) -> FloatArray:
@@ -159,7 +147,7 @@ def kelvin_voigt_force(k: float, c: float, x: ArrayLike, xdot: ArrayLike, *, ten
     >>> kelvin_voigt_force(1000.0, 10.0, [0.0, 0.01, 1e-9], [2.0, 0.0, -2.0])
     array([  0.     ,  10.     , -19.99999])
     """
-    kk, cc = positive(k, "stiffness k"), _nonnegative(c, "damping c")
+    kk, cc = positive(k, "stiffness k"), nonnegative(c, "damping c")
     xx, vv = np.broadcast_arrays(_state(x, "x"), _state(xdot, "xdot"))
     force = np.where(xx > 0.0, kk * xx + cc * vv, 0.0)
     return force if tension else np.maximum(force, 0.0)
@@ -175,7 +163,7 @@ def kelvin_voigt_damping(zeta: float, k: float, mass: float) -> float:
     >>> kelvin_voigt_damping(0.5, 100.0, 1.0)
     10.0
     """
-    return float(2.0 * _nonnegative(zeta, "zeta") * np.sqrt(positive(k, "stiffness k") * positive(mass, "mass")))
+    return float(2.0 * nonnegative(zeta, "zeta") * np.sqrt(positive(k, "stiffness k") * positive(mass, "mass")))
 
 
 def kelvin_voigt_restitution(zeta: float) -> float:
@@ -190,7 +178,7 @@ def kelvin_voigt_restitution(zeta: float) -> float:
     >>> round(kelvin_voigt_restitution(0.1), 6)
     0.729248
     """
-    z = _nonnegative(zeta, "zeta")
+    z = nonnegative(zeta, "zeta")
     if z >= 1.0:
         return 0.0
     return float(np.exp(-np.pi * z / np.sqrt(1.0 - z * z)))
@@ -221,7 +209,7 @@ def hunt_crossley_force(k: float, alpha: float, x: ArrayLike, xdot: ArrayLike) -
     >>> hunt_crossley_force(1e6, 0.2, [0.0, 1e-4, 1e-4], [1.0, 1.0, -1.0])
     array([0. , 1.3, 0.7])
     """
-    kk, aa = positive(k, "stiffness k"), _nonnegative(alpha, "alpha")
+    kk, aa = positive(k, "stiffness k"), nonnegative(alpha, "alpha")
     xx, vv = np.broadcast_arrays(_state(x, "x"), _state(xdot, "xdot"))
     return np.maximum(kk * np.maximum(xx, 0.0) ** 1.5 * (1.0 + 1.5 * aa * vv), 0.0)
 
@@ -237,7 +225,7 @@ def hunt_crossley_restitution_estimate(alpha: float, v0: float) -> float:
     >>> hunt_crossley_restitution_estimate(0.1, 0.5)
     0.95
     """
-    return 1.0 - _nonnegative(alpha, "alpha") * positive(v0, "impact speed v0")
+    return 1.0 - nonnegative(alpha, "alpha") * positive(v0, "impact speed v0")
 
 
 def contact_time_constant() -> float:
