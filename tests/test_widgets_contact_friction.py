@@ -288,7 +288,7 @@ def test_live_ball_axes_are_scaled_and_static_ones_physical():
     assert live[0][2].get_ylabel() == "force / bound"
     static = cf.draw_ball_drop(stiff).axes
     assert static[1].get_ylabel() == "penetration (mm)"
-    assert static[2].get_ylabel() == "contact force lambda (N)"
+    assert static[2].get_ylabel() == "normal force $f_n$ (N)"
     # The static penetration axis holds the simulated penetration (in mm).
     assert static[1].get_ylim()[1] >= 1e3 * stiff["max_penetration"]
 
@@ -297,3 +297,18 @@ def test_live_fingertip_force_space_holds_every_demanded_force():
     ax = cf.draw_fingertip(cf.fingertip_data(f_t=6.0, f_n=8.0), live=True).axes[1]
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     assert x0 <= -6.0 and x1 >= 6.0 and y0 <= -1.0 and y1 >= 8.0
+
+
+@pytest.mark.parametrize("case", [dict(model="penalty", k=1e4, dt=1e-3, zeta=0.1),
+                                  dict(model="penalty", k=1e4, dt=1.9e-2, zeta=0.1),
+                                  dict(model="impulse", e=0.8, dt=1e-3)])
+def test_static_complementarity_panel_shows_every_step(case):
+    # The static picture's (gap, force) panel holds the point of every stored
+    # step, also for a blown-up penalty run with forces far above the bound.
+    data = cf.ball_drop_data(**case)
+    ax = cf.draw_ball_drop(data).axes[2]
+    steps = next(line for line in ax.lines if line.get_label() == "simulation steps")
+    assert len(steps.get_xdata()) == len(data["gap"])
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    assert x0 < 1e3 * data["gap"].min() and x1 > 1e3 * data["gap"].max()
+    assert y0 < 0.0 and y1 >= data["force"].max()

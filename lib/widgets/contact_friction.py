@@ -35,6 +35,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
+from matplotlib.ticker import NullLocator
 from matplotlib.text import Text
 
 from .. import contact_sim, fingertip, friction
@@ -126,8 +127,21 @@ def _arrow(ax: Any, start: Any, vector: Any, color: str, width: float = 2.0, lab
     ax.add_artist(FancyArrowPatch(tuple(start), tuple(end), arrowstyle="-|>", color=color, lw=width, shrinkA=0,
                                   shrinkB=0, mutation_scale=14, zorder=zorder))
     if label:
-        ax.text(*(end + 0.06 * (end - start) / max(np.linalg.norm(end - start), 1e-9)), label,
-                color=color, fontsize=9, ha="center", va="center", zorder=zorder + 1)
+        ax.text(*(end + 0.08 * (end - start) / max(np.linalg.norm(end - start), 1e-9)), label,
+                color=color, fontsize=10, ha="center", va="center", zorder=zorder + 1)
+
+
+def _label_beside(ax: Any, start: Any, vector: Any, label: str, color: str, side: float = 1.0) -> None:
+    """Label an arrow at its middle, offset perpendicular to it (``side`` +1: left of the arrow)."""
+    start = np.asarray(start, dtype=float)
+    vector = np.asarray(vector, dtype=float)
+    length = float(np.linalg.norm(vector))
+    if length < 1e-9:
+        return
+    normal = side * np.array([-vector[1], vector[0]]) / length
+    where = start + 0.55 * vector + 0.5 * normal
+    ax.text(*where, label, color=color, fontsize=10, ha="center", va="center", zorder=6,
+            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.7))
 
 
 def _line(ax: Any, x: Any, y: Any, **kwargs: Any) -> Line2D:
@@ -483,9 +497,9 @@ def ramp_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     rows = [
         ("critical angle arctan(mu_s)", f"{data['critical_angle_deg']:.1f} deg"),
         ("tilt alpha", f"{data['alpha_deg']:.1f} deg"),
-        ("normal force N", f"{data['normal_force']:.2f} N"),
+        ("normal force f_n", f"{data['normal_force']:.2f} N"),
         ("friction needed to hold", f"{data['demand']:.2f} N"),
-        ("static ceiling mu_s N", f"{data['capacity']:.2f} N"),
+        ("static ceiling mu_s f_n", f"{data['capacity']:.2f} N"),
         ("friction supplied", f"{data['friction']:.2f} N"),
         ("acceleration up the slope", f"{data['acceleration']:.2f} m/s^2"),
     ]
@@ -534,16 +548,16 @@ def draw_ramp(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
         square = square + 0.12 * normal
     _fill(ax, square[:, 0], square[:, 1], "#dddddd", ec="#555555", lw=1.2, zorder=2)
     arrows = data["arrows"]
-    _arrow(ax, data["center"], arrows["gravity"], COLORS["gravity"], label="mg")
-    _arrow(ax, data["contact_point"], arrows["normal"], COLORS["normal"], label="N")
-    _arrow(ax, data["contact_point"], arrows["friction"], COLORS["friction"], label="f")
-    _arrow(ax, data["contact_point"], arrows["contact"], COLORS["contact"], width=2.6, label="R")
-    _arrow(ax, data["center"], arrows["push"], COLORS["push"], label="F")
+    _arrow(ax, data["center"], arrows["gravity"], COLORS["gravity"], label="$mg$")
+    _arrow(ax, data["contact_point"], arrows["normal"], COLORS["normal"], label="$f_n$")
+    _arrow(ax, data["contact_point"], arrows["friction"], COLORS["friction"], label="$f_t$")
+    _arrow(ax, data["contact_point"], arrows["contact"], COLORS["contact"], width=2.6, label="$f$")
+    _arrow(ax, data["center"], arrows["push"], COLORS["push"], label="$F$")
     if live:
         ax.set_title("forces in units of mg; cyan: friction cone", fontsize=10)
     else:
         text, key, _ = ramp_describe(data)
-        ax.set_title(f"alpha = {data['alpha_deg']:.0f} deg, mu_s = {data['mu_s']:.2f}: {text}",
+        ax.set_title(rf"$\alpha$ = {data['alpha_deg']:.0f} deg, $\mu_s$ = {data['mu_s']:.2f}: {text}",
                      color=STATE_COLORS.get(key, "k"), fontsize=10)
     ax.set_aspect("equal")
     ax.set_xlim(-0.6, 3.8)
@@ -581,7 +595,7 @@ def ramp_widget(**initial: float) -> InteractiveFigure:
         "push": _slider(values["push"], 0.0, 2.0, 0.01, "push F (x mg)"),
         "beta_deg": _slider(values["beta_deg"], -90.0, 90.0, 1.0, "push angle beta (deg)", ".0f"),
     }
-    return InteractiveFigure("FIG 1. Block on a ramp: stick, slip, lift-off", controls, ramp_data,
+    return InteractiveFigure("Block on a ramp: stick, slip, lift-off", controls, ramp_data,
                              ramp_describe, functools.partial(draw_ramp, live=True), lambda fig: fig.subplots(),
                              (5.2, 4.2))
 
@@ -651,13 +665,14 @@ def draw_cone2d(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     Examples
     --------
     >>> draw_cone2d(cone2d_data(3.0, 4.0, 0.5)).axes[0].get_xlabel()
-    'f_t (N)'
+    '$f_t$ (N)'
     """
     fig, ax = _new_axes(ax, (4.6, 4.2))
     gamma = math.atan(data["mu"])
     reach = 5.0
     _static(ax.fill_between([-reach, reach], [-reach, -reach], [0, 0], color=COLORS["friction"], alpha=0.08, lw=0),
-            ax.text(0, -1.9, "surface would have to pull", color=COLORS["friction"], ha="center", fontsize=8),
+            ax.text(-reach + 0.2, -2.3, "surface would have to pull", color=COLORS["friction"], ha="left",
+                    va="bottom", fontsize=8),
             _line(ax, [-reach, reach], [0, 0], color=COLORS["ground"], lw=2))
     fan = _fan((0.0, 0.0), math.pi / 2, gamma, 6.0)
     _fill(ax, fan[:, 0], fan[:, 1], COLORS["cone"], alpha=0.22)
@@ -665,25 +680,28 @@ def draw_cone2d(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
         _line(ax, [0, 6 * math.sin(side * gamma)], [0, 6 * math.cos(gamma)], color=COLORS["cone"], ls="--", lw=1)
     arc = np.linspace(math.pi / 2 - gamma, math.pi / 2, 20)
     _line(ax, 1.2 * np.cos(arc), 1.2 * np.sin(arc), color=COLORS["cone"], lw=1)
-    ax.text(1.35 * math.cos(math.pi / 2 - gamma / 2), 1.35 * math.sin(math.pi / 2 - gamma / 2),
-            f"{math.degrees(gamma):.0f} deg", color="#0e7c86", fontsize=8)
+    # The angle's value outside the cone, right of its edge (clear of the arrows).
+    ax.text(-reach + 0.2, reach - 0.3, f"half-angle {math.degrees(gamma):.0f} deg", color="#0e7c86",
+            fontsize=8, ha="left", va="top")
     f_t, f_n = data["f_t"], data["f_n"]
     _line(ax, [f_t, f_t], [0, f_n], color=COLORS["normal"], ls=":", lw=1)
     _line(ax, [0, f_t], [f_n, f_n], color=COLORS["friction"], ls=":", lw=1)
-    _arrow(ax, (0, 0), (f_t, f_n), COLORS["push"], width=2.6, label="f")
+    _arrow(ax, (0, 0), (f_t, f_n), COLORS["push"], width=2.6)
+    _label_beside(ax, (0, 0), (f_t, f_n), "$f$", COLORS["push"], side=-1.0)
     if data["state"] == "slip":
-        _arrow(ax, (0, 0), data["supplied"], COLORS["supplied"], width=2.2, label="supplied")
+        _arrow(ax, (0, 0), data["supplied"], COLORS["supplied"], width=2.2)
+        _label_beside(ax, (0, 0), data["supplied"], "supplied", COLORS["supplied"], side=1.0)
         _arrow(ax, data["supplied"], data["remainder"], COLORS["friction"], width=2.2)
     if live:
         ax.set_title("demanded force f and the friction cone", fontsize=10)
     else:
-        ax.set_title(f"mu = {data['mu']:.2f}, f = ({f_t:.1f}, {f_n:.1f}) N: {data['state'].upper()}",
+        ax.set_title(rf"$\mu$ = {data['mu']:.2f}, $f$ = ({f_t:.1f}, {f_n:.1f}) N: {data['state'].upper()}",
                      color=STATE_COLORS.get(data["state"], "k"), fontsize=10)
     ax.set_xlim(-reach, reach)
     ax.set_ylim(-2.5, reach)
     ax.set_aspect("equal")
-    ax.set_xlabel("f_t (N)")
-    ax.set_ylabel("f_n (N)")
+    ax.set_xlabel("$f_t$ (N)")
+    ax.set_ylabel("$f_n$ (N)")
     return fig
 
 
@@ -711,7 +729,7 @@ def cone2d_widget(**initial: float) -> InteractiveFigure:
         "f_n": _slider(values["f_n"], -2.0, 4.5, 0.05, "f_n (N)"),
         "mu": _slider(values["mu"], 0.0, 2.0, 0.01, "mu"),
     }
-    return InteractiveFigure("FIG 2. The 2D friction cone: stick, slip, separate", controls, cone2d_data,
+    return InteractiveFigure("The planar friction cone: stick, slip, separate", controls, cone2d_data,
                              cone2d_describe, functools.partial(draw_cone2d, live=True), lambda fig: fig.subplots(),
                              (4.6, 4.2))
 
@@ -766,18 +784,18 @@ def pyramid_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     Examples
     --------
     >>> pyramid_describe(pyramid_data(k=4))[0]
-    'k = 4: worst error 41.4 %'
+    'n_d = 4: worst error 41.4 %'
     """
     rows = [
         ("capacity along phi: cone", f"{data['cone']:.3f} f_n"),
         ("inscribed / circumscribed", f"{data['inner']:.3f} / {data['outer']:.3f} f_n"),
-        ("worst underestimate 1 - cos(pi/k)", f"{100 * data['under_closed']:.2f} %"),
-        ("worst overestimate 1/cos(pi/k) - 1", f"{100 * data['over_closed']:.2f} %"),
+        ("worst underestimate 1 - cos(pi/n_d)", f"{100 * data['under_closed']:.2f} %"),
+        ("worst overestimate 1/cos(pi/n_d) - 1", f"{100 * data['over_closed']:.2f} %"),
         (f"sampled over {data['n_directions']} directions",
          f"{100 * data['under_sampled']:.2f} % / {100 * data['over_sampled']:.2f} %"),
     ]
     worst = max(data["under_closed"], data["over_closed"])
-    return f"k = {data['k']}: worst error {100 * worst:.1f} %", "stable" if worst < 0.05 else "slip", rows
+    return f"n_d = {data['k']}: worst error {100 * worst:.1f} %", "stable" if worst < 0.05 else "slip", rows
 
 
 def _project(points: np.ndarray, azimuth: float, elevation: float = math.radians(25.0)) -> np.ndarray:
@@ -831,7 +849,7 @@ def draw_pyramid(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
         edges[1::3] = top[:-1]
         _line(ax3, edges[:, 0], edges[:, 1], color=COLORS[key], lw=0.8, alpha=0.8)
     axis = _project(np.array([[0, 0, 0], [0, 0, 1.45]]), az)
-    _arrow(ax3, axis[0], axis[1] - axis[0], COLORS["normal"], label="n")
+    _arrow(ax3, axis[0], axis[1] - axis[0], COLORS["normal"], label=r"$\hat n$")
     phi = math.radians(data["phi_deg"])
     ray = _project(np.array([[0, 0, 1], [1.6 * mu * math.cos(phi), 1.6 * mu * math.sin(phi), 1]]), az)
     _line(ax3, ray[:, 0], ray[:, 1], color="#333333", ls="--", lw=1)
@@ -841,7 +859,7 @@ def draw_pyramid(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     ax3.set_ylim(-0.7 * reach, 1.0 + 0.7 * reach)
     ax3.set_aspect("equal")
     ax3.axis("off")
-    ax3.set_title("3D cone and pyramids" if live else f"3D cone and k = {data['k']} pyramids", fontsize=10)
+    ax3.set_title("3D cone and pyramids" if live else f"3D cone and n_d = {data['k']} pyramids", fontsize=10)
 
     _fill(ax2, data["circle"][:, 0], data["circle"][:, 1], COLORS["cone"], alpha=0.18)
     _line(ax2, data["circle"][:, 0], data["circle"][:, 1], color=COLORS["cone"], lw=1.5, label="round cone")
@@ -861,13 +879,13 @@ def draw_pyramid(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     ax2.set_xlim(-lim, lim)
     ax2.set_ylim(-lim, lim)
     ax2.set_aspect("equal")
-    ax2.set_xlabel("f_x / f_n")
-    ax2.set_ylabel("f_y / f_n")
+    ax2.set_xlabel("$f_x / f_n$")
+    ax2.set_ylabel("$f_y / f_n$")
     _legend(ax2, loc="lower left", fontsize=7, framealpha=0.8)
     if live:
-        ax2.set_title("cross-section f_n = 1", fontsize=10)
+        ax2.set_title("cross-section $f_n = 1$", fontsize=10)
     else:
-        ax2.set_title(f"cross-section f_n = 1: errors -{100 * data['under_closed']:.1f} % / "
+        ax2.set_title(f"cross-section $f_n = 1$: errors -{100 * data['under_closed']:.1f} % / "
                       f"+{100 * data['over_closed']:.1f} %", fontsize=10)
     return fig
 
@@ -887,18 +905,18 @@ def pyramid_widget(**initial: float) -> InteractiveFigure:
     >>> w = pyramid_widget()
     >>> w.controls["k"].value = 16
     >>> w.state_text
-    'k = 16: worst error 2.0 %'
+    'n_d = 16: worst error 2.0 %'
     """
     values = {"k": 4, "mu": 0.8, "phi_deg": 45.0, "azimuth_deg": 30.0}
     values.update(initial)
     controls = {
-        "k": widgets.IntSlider(value=int(values["k"]), min=3, max=32, description="edges k",
+        "k": widgets.IntSlider(value=int(values["k"]), min=3, max=32, description="edges n_d",
                                style={"description_width": "initial"}),
         "mu": _slider(values["mu"], 0.1, 1.5, 0.01, "mu"),
         "phi_deg": _slider(values["phi_deg"], 0.0, 360.0, 0.5, "direction phi (deg)", ".1f"),
         "azimuth_deg": _slider(values["azimuth_deg"], 0.0, 360.0, 1.0, "view azimuth (deg)", ".0f"),
     }
-    return InteractiveFigure("FIG 3. The 3D friction cone and its k-edge pyramids", controls, pyramid_data,
+    return InteractiveFigure("The 3D friction cone and its pyramids with n_d edges", controls, pyramid_data,
                              pyramid_describe, functools.partial(draw_pyramid, live=True),
                              lambda fig: fig.subplots(1, 2), (8.4, 4.0))
 
@@ -993,13 +1011,13 @@ def ball_drop_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     status = data["status"]
     if data["model"] == "penalty":
         labels = {"stable": "PENALTY: stable", "energy gain": "PENALTY: energy gained (rose above start)",
-                  "unstable": "PENALTY: BLOWN UP (omega dt past the limit)"}
+                  "unstable": "PENALTY: BLOWN UP (omega_n dt past the limit)"}
         rows = [
-            ("omega = sqrt(k/m)", f"{data['omega']:.1f} rad/s"),
-            ("omega dt", f"{data['omega_dt']:.3f}"),
-            ("stability limit of omega dt", f"{data['critical_omega_dt']:.3f}"),
+            ("omega_n = sqrt(k/m)", f"{data['omega']:.1f} rad/s"),
+            ("omega_n dt", f"{data['omega_dt']:.3f}"),
+            ("stability limit of omega_n dt", f"{data['critical_omega_dt']:.3f}"),
             ("growth per step in contact", f"{data['amplification']:.3f}"),
-            ("max penetration: sim / v0/omega+sag", f"{1e3 * data['max_penetration']:.2f} / "
+            ("max penetration: sim / damped peak + sag", f"{1e3 * data['max_penetration']:.2f} / "
                                                      f"{1e3 * data['penetration_predicted']:.2f} mm"),
             ("restitution: sim / closed form", f"{data['restitution_measured']:.3f} / "
                                                f"{data['restitution_predicted']:.3f}"),
@@ -1098,25 +1116,38 @@ def draw_ball_drop(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
         gap_unit = 1e3 * data["depth_scale"] if penalty else 1.0
         low, high = (-1.25, 0.2) if penalty else (-2.0, 10.0)
         f_label = "force / bound"
-        gap_label = "gap / depth bound" if penalty else "gap phi (mm)"
+        gap_label = "gap / depth bound" if penalty else r"gap $\phi$ (mm)"
     else:
-        f_unit, f_top = 1.0, _nice_ceil(max(60.0, 1.1 * data["force_scale"]))
+        # The static picture holds every step: the force axis reaches the
+        # largest force, and the gap axis is linear over the contact region
+        # and logarithmic beyond it, up to the release height.
+        f_unit = 1.0
+        f_top = _nice_ceil(max(60.0, 1.1 * data["force_scale"], 1.05 * float(np.max(force[np.isfinite(force)], initial=0.0))))
         gap_unit = 1.0
-        low = -_nice_ceil(max(1.2e3 * data["depth_scale"], 2.0)) if penalty else -2.0
-        high = 10.0
-        f_label, gap_label = "contact force lambda (N)", "gap phi (mm)"
+        finite_gap = gap_mm[np.isfinite(gap_mm)]
+        deepest = max(-float(np.min(finite_gap, initial=0.0)), 0.0)
+        low = -_nice_ceil(max(1.2e3 * data["depth_scale"], 1.1 * deepest, 2.0)) if penalty else -10.0
+        high = _nice_ceil(max(1.05 * float(np.max(finite_gap, initial=0.0)), 10.0))
+        f_label, gap_label = r"normal force $f_n$ (N)", r"gap $\phi$ (mm)"
     gap = gap_mm / gap_unit
     force = force / f_unit
     _static(_line(ax_c, [high, 0.0, 0.0], [0.0, 0.0, f_top], color=COLORS["rigid"], lw=3, alpha=0.6,
-                      label=r"rigid: $0\leq\lambda\perp\phi\geq0$"))
+                      label=r"rigid: $0\leq f_n\perp\phi\geq0$"))
     if penalty:
         depth_line = np.linspace(0.0, f_top * f_unit / data["k"], 2)
         # Live: the diagonal for every k (the key rounds away the last bits).
         _static(_line(ax_c, -1e3 * depth_line / gap_unit, data["k"] * depth_line / f_unit, color=COLORS["penalty"],
-                          ls="--", lw=1.2, label="penalty: lambda = k delta"))
+                          ls="--", lw=1.2, label=r"penalty: $f_n = k\delta$"))
     shown = (gap > low) & (gap < high) & (force <= f_top)
     _line(ax_c, gap[shown], force[shown], marker=".", ls="none", color=color, ms=4, alpha=0.7, zorder=5,
           label="simulation steps")
+    if not live:
+        ax_c.set_xscale("symlog", linthresh=-low, linscale=2.0)
+        decades = [10.0**p for p in range(1, int(math.floor(math.log10(high))) + 1)
+                   if 10.0**p >= -0.5 * low]
+        ticks = [low, 0.5 * low, 0.0] + decades
+        ax_c.set_xticks(ticks, [f"{t:g}" for t in ticks])
+        ax_c.xaxis.set_minor_locator(NullLocator())
     ax_c.set_xlim(low, high)
     ax_c.set_ylim(-0.03 * f_top, f_top)
     ax_c.set_xlabel(gap_label)
@@ -1142,7 +1173,7 @@ def ball_drop_widget(**initial: Any) -> InteractiveFigure:
     >>> w = ball_drop_widget()
     >>> w.controls["dt"].value = 0.025
     >>> w.state_text
-    'PENALTY: BLOWN UP (omega dt past the limit)'
+    'PENALTY: BLOWN UP (omega_n dt past the limit)'
     """
     values = {"model": "penalty", "k": 1e4, "dt": 1e-3, "zeta": 0.1, "e": 0.8}
     values.update(initial)
@@ -1157,7 +1188,7 @@ def ball_drop_widget(**initial: Any) -> InteractiveFigure:
         "zeta": _slider(values["zeta"], 0.0, 0.9, 0.01, "damping zeta", continuous=False),
         "e": _slider(values["e"], 0.0, 0.95, 0.01, "restitution e", continuous=False),
     }
-    return InteractiveFigure("FIG 4. A ball dropped from 1 m: penalty versus impulse contact", controls,
+    return InteractiveFigure("A ball dropped from 1 m: penalty versus impulse contact", controls,
                              ball_drop_data, ball_drop_describe, functools.partial(draw_ball_drop, live=True),
                              _ball_axes, (9.0, 4.2))
 
@@ -1218,7 +1249,7 @@ def fingertip_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     tau = data["torques"]
     rows = [
         ("joint angles", f"({math.degrees(data['q'][0]):.1f}, {math.degrees(data['q'][1]):.1f}) deg"),
-        ("torques -J^T f", f"({tau[0]:.2f}, {tau[1]:.2f}) N m"),
+        ("torques -J_c^T f_c", f"({tau[0]:.2f}, {tau[1]:.2f}) N m"),
         ("max normal force (LP)", f"{data['max_normal']:.2f} N at f_t = {data['optimum'][0]:.2f} N"),
         ("limited by", ", ".join(data["limiting"]) + (" + friction cone" if data["cone_active"] else "")
          if data["limiting"] else ("friction cone" if data["cone_active"] else "-")),
@@ -1276,7 +1307,7 @@ def draw_fingertip(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     _line(arm, *pts[1], marker="o", ls="none", color=COLORS["joint2"], ms=9, zorder=3)
     _line(arm, *pts[2], marker="o", ls="none", color="#333333", ms=5, zorder=3)
     scale = 0.1
-    _arrow(arm, pts[2], scale * data["force"], COLORS["push"], width=2.4, label="f_c")
+    _arrow(arm, pts[2], scale * data["force"], COLORS["push"], width=2.4, label="$f_c$")
     arm.set_xlim(-1.0, 1.0)
     arm.set_ylim(-0.15, 1.1)
     arm.set_aspect("equal")
@@ -1293,22 +1324,22 @@ def draw_fingertip(data: dict, ax: Any = None, *, live: bool = False) -> Figure:
     gamma = math.atan(data["mu"])
     fan = _fan((0.0, 0.0), math.pi / 2, gamma, 2 * extent)
     _fill(space, fan[:, 0], fan[:, 1], COLORS["cone"], alpha=0.15)
-    for column, key, name in ((data["jacobian"][:, 0], "joint1", "|tau_1| = tau_max"),
-                              (data["jacobian"][:, 1], "joint2", "|tau_2| = tau_max")):
+    for column, key, name in ((data["jacobian"][:, 0], "joint1", r"$|\tau_1| = \tau_{\max}$"),
+                              (data["jacobian"][:, 1], "joint2", r"$|\tau_2| = \tau_{\max}$")):
         for i, line in enumerate(_strip_lines(column, data["tau_max"], 4 * extent)):
             _line(space, line[:, 0], line[:, 1], color=COLORS[key], ls="--", lw=1.1, label=name if i == 0 else None)
     closed = np.vstack([poly, poly[:1]])
     _fill(space, closed[:, 0], closed[:, 1], COLORS["feasible"], alpha=0.35, lw=1.5, ec=COLORS["feasible"],
           zorder=2, label="feasible forces")
-    _line(space, *data["optimum"], marker="o", ls="none", color="k", ms=7, zorder=5, label="LP optimum: max f_n")
+    _line(space, *data["optimum"], marker="o", ls="none", color="k", ms=7, zorder=5, label=r"LP optimum: max $f_n$")
     _line(space, *data["force"], marker="D", ls="none", color=COLORS["push"], ms=7, mec="k", zorder=6,
-          label="demanded f_c")
+          label=r"demanded $f_c$")
     _static(space.axhline(0.0, color=COLORS["ground"], lw=1))
     space.set_xlim(-extent, extent)
     space.set_ylim(-0.15 * extent, 1.3 * extent)
     space.set_aspect("equal")
-    space.set_xlabel("f_t (N)")
-    space.set_ylabel("f_n (N)")
+    space.set_xlabel("$f_t$ (N)")
+    space.set_ylabel("$f_n$ (N)")
     _legend(space, loc="upper left", fontsize=7, framealpha=0.85)
     if live:
         space.set_title("force space", fontsize=10)
@@ -1346,6 +1377,6 @@ def fingertip_widget(**initial: Any) -> InteractiveFigure:
         "f_t": _slider(values["f_t"], -6.0, 6.0, 0.05, "f_t (N)"),
         "f_n": _slider(values["f_n"], -1.0, 8.0, 0.05, "f_n (N)"),
     }
-    return InteractiveFigure("FIG 5. Fingertip on a table: friction cone and joint-torque limits", controls,
+    return InteractiveFigure("Fingertip on a table: friction cone and joint-torque limits", controls,
                              fingertip_data, fingertip_describe, functools.partial(draw_fingertip, live=True),
                              lambda fig: fig.subplots(1, 2), (9.0, 4.2))
