@@ -3,7 +3,7 @@
 Pure functions behind the fourth figure of the lesson "Contact and friction".
 The ball is a point mass moving on the vertical axis; ``height`` is its gap to
 the floor in m (negative while a penalty contact lets it penetrate), velocity
-is positive upward, and the contact force ``lambda`` (N) acts upward on the
+is positive upward, and the normal contact force ``f_n`` (N) acts upward on the
 ball. The closed forms here (natural frequency, stable step, effective
 restitution, Zeno rest time) are the ones the tests compare the simulations
 against.
@@ -38,11 +38,11 @@ __all__ = [
 
 
 def natural_frequency(k: float, mass: float) -> float:
-    """Natural frequency ``omega = sqrt(k / m)`` of a penalty contact.
+    """Natural frequency ``omega_n = sqrt(k / m)`` of a penalty contact.
 
-    During contact the ball obeys ``m x'' = -m g + k delta + c delta'``, a
+    During contact the ball obeys ``m x'' = -m g + k delta + d delta'``, a
     linear oscillator with this frequency and damping ratio
-    ``zeta = c / (2 sqrt(k m))``.
+    ``zeta = d / (2 sqrt(k m))``.
     Explained in :ref:`sec-cf-penalty`.
 
     Parameters
@@ -55,7 +55,7 @@ def natural_frequency(k: float, mass: float) -> float:
     Returns
     -------
     float
-        ``omega`` in rad/s.
+        ``omega_n`` in rad/s.
 
     Examples
     --------
@@ -66,12 +66,12 @@ def natural_frequency(k: float, mass: float) -> float:
 
 
 def critical_omega_dt(zeta: float = 0.0) -> float:
-    """Largest stable ``omega * dt`` of semi-implicit Euler on a damped contact.
+    """Largest stable ``omega_n * dt`` of semi-implicit Euler on a damped contact.
 
-    One step of semi-implicit Euler on ``x'' = -omega^2 x - 2 zeta omega x'``
+    One step of semi-implicit Euler on ``x'' = -omega_n^2 x - 2 zeta omega_n x'``
     (the damping force evaluated with the old velocity) multiplies ``(x, dt v)``
     by a matrix with trace ``2 - a^2 - 2 zeta a`` and determinant
-    ``1 - 2 zeta a``, ``a = omega dt``. Its eigenvalues stay in the unit disc
+    ``1 - 2 zeta a``, ``a = omega_n dt``. Its eigenvalues stay in the unit disc
     while ``a < 2 (sqrt(1 + zeta^2) - zeta)``, which is 2 without damping.
     Explained in :ref:`sec-cf-penalty`.
 
@@ -83,7 +83,7 @@ def critical_omega_dt(zeta: float = 0.0) -> float:
     Returns
     -------
     float
-        The critical ``omega dt`` (dimensionless).
+        The critical ``omega_n dt`` (dimensionless).
 
     Examples
     --------
@@ -97,7 +97,7 @@ def critical_omega_dt(zeta: float = 0.0) -> float:
 def stable_time_step(k: float, mass: float, zeta: float = 0.0) -> float:
     """Largest stable semi-implicit Euler step for a penalty contact.
 
-    ``dt_max = critical_omega_dt(zeta) / omega``; without damping
+    ``dt_max = critical_omega_dt(zeta) / omega_n``; without damping
     ``2 sqrt(m / k)``.
     Explained in :ref:`sec-cf-penalty`.
 
@@ -133,7 +133,7 @@ def step_amplification(omega_dt: float, zeta: float = 0.0) -> float:
     Parameters
     ----------
     omega_dt : float
-        ``omega * dt`` (>= 0).
+        ``omega_n * dt`` (>= 0).
     zeta : float, optional
         Damping ratio, ``0 <= zeta < 1``.
 
@@ -157,8 +157,8 @@ def step_amplification(omega_dt: float, zeta: float = 0.0) -> float:
 def max_penetration(v0: float, k: float, mass: float, zeta: float = 0.0) -> float:
     """Deepest penetration of a penalty contact hit at speed ``v0`` (no gravity).
 
-    ``delta_max = (v0 / omega) exp(-zeta arccos(zeta) / sqrt(1 - zeta^2))``,
-    which is ``v0 / omega`` without damping. Gravity adds a static sag of
+    ``delta_max = (v0 / omega_n) exp(-zeta arccos(zeta) / sqrt(1 - zeta^2))``,
+    which is ``v0 / omega_n`` without damping. Gravity adds a static sag of
     order ``m g / k``.
     Explained in :ref:`sec-cf-penalty`.
 
@@ -218,7 +218,7 @@ def effective_restitution(zeta: float) -> float:
 def effective_restitution_no_tension(zeta: float) -> float:
     """Restitution of a spring-damper contact whose force is clipped at zero.
 
-    With ``lambda = max(0, k delta + c delta')`` the ball separates as soon
+    With ``f_n = max(0, k delta + d delta')`` the ball separates as soon
     as the force reaches zero, at the damped phase
     ``theta = pi - atan2(2 zeta s, 1 - 2 zeta^2)``, ``s = sqrt(1 - zeta^2)``,
     while it is still penetrating, and flies out with speed ratio
@@ -276,8 +276,8 @@ def impact_speed(h0: float, g: float = STANDARD_GRAVITY) -> float:
 def complementarity_state(gap: float, force: float, tol: float = 1e-12) -> str:
     """Check a (gap, normal force) pair against rigid-contact complementarity.
 
-    Rigid contact requires ``0 <= lambda  perp  phi >= 0``: ``lambda >= 0``,
-    ``phi >= 0`` and ``lambda phi = 0``.
+    Rigid contact requires ``0 <= f_n  perp  phi >= 0``: ``f_n >= 0``,
+    ``phi >= 0`` and ``f_n phi = 0``.
     Explained in :ref:`sec-cf-nonsmooth`.
 
     Parameters
@@ -285,22 +285,22 @@ def complementarity_state(gap: float, force: float, tol: float = 1e-12) -> str:
     gap : float
         Gap ``phi`` in m (negative = penetration).
     force : float
-        Normal force ``lambda`` in N (positive pushes the bodies apart).
+        Normal force ``f_n`` in N (positive pushes the bodies apart).
     tol : float, optional
         Values with magnitude up to ``tol`` count as zero.
 
     Returns
     -------
     str
-        ``"separated"`` (``phi > 0, lambda = 0``), ``"in contact"``
-        (``phi = 0, lambda >= 0``), or ``"forbidden: ..."`` naming the
+        ``"separated"`` (``phi > 0, f_n = 0``), ``"in contact"``
+        (``phi = 0, f_n >= 0``), or ``"forbidden: ..."`` naming the
         violated condition (penetration, a pulling force, or a force across a
         gap).
 
     Examples
     --------
     >>> complementarity_state(0.003, 5.0)
-    'forbidden: force across a gap (lambda phi = 0.015 N m)'
+    'forbidden: force across a gap (f_n phi = 0.015 N m)'
     >>> complementarity_state(0.003, 0.0), complementarity_state(0.0, 5.0)
     ('separated', 'in contact')
     """
@@ -309,9 +309,9 @@ def complementarity_state(gap: float, force: float, tol: float = 1e-12) -> str:
     if gap < -tol:
         return "forbidden: penetration (phi < 0)"
     if force < -tol:
-        return "forbidden: pulling force (lambda < 0)"
+        return "forbidden: pulling force (f_n < 0)"
     if gap > tol and force > tol:
-        return f"forbidden: force across a gap (lambda phi = {gap * force:.3g} N m)"
+        return f"forbidden: force across a gap (f_n phi = {gap * force:.3g} N m)"
     return "separated" if gap > tol else "in contact"
 
 
@@ -371,7 +371,7 @@ class DropResult:
         step-average contact force on the ball (N), shape ``(n,)``; the
         points of the complementarity plot.
     omega_dt : float
-        ``omega * dt`` of the penalty contact (0 for the impulse model).
+        ``omega_n * dt`` of the penalty contact (0 for the impulse model).
     max_penetration : float
         Deepest penetration in m (0 for the impulse model).
     max_rebound : float
@@ -427,9 +427,9 @@ def simulate_penalty_drop(k: float, dt: float, zeta: float = 0.0, mass: float = 
                           allow_tension: bool = False, v_start: float = 0.0) -> DropResult:
     """Drop a ball on a penalty (spring-damper) floor with semi-implicit Euler.
 
-    Each step computes ``lambda = max(0, k delta - c x')`` with
-    ``delta = max(0, -x)`` and ``c = 2 zeta sqrt(k m)`` (zero out of
-    contact), then ``v += dt (lambda / m - g)`` and ``x += dt v`` (the new
+    Each step computes ``f_n = max(0, k delta - d x')`` with
+    ``delta = max(0, -x)`` and ``d = 2 zeta sqrt(k m)`` (zero out of
+    contact), then ``v += dt (f_n / m - g)`` and ``x += dt v`` (the new
     velocity moves the position: semi-implicit, symplectic Euler). With
     ``allow_tension`` the clip at zero is dropped while penetrating, which is
     the linear spring-damper of :func:`effective_restitution`.

@@ -1,4 +1,4 @@
-"""Coulomb friction: the block on a ramp, the 2D friction cone, k-edge pyramids.
+"""Coulomb friction: the block on a ramp, the 2D friction cone, pyramids with n_d edges.
 
 Pure functions behind the first three figures of the lesson "Contact and
 friction". Forces are in newtons, angles in radians, and every contact force
@@ -330,9 +330,9 @@ def _check_k(k: int) -> int:
 def pyramid_capacity(phi: ArrayLike, mu: float, k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Largest tangential force per unit normal force along tangent directions.
 
-    The friction directions are the ``k`` unit tangents
+    The friction directions are the ``k`` (the lesson's ``n_d``) unit tangents
     ``d_i = (cos(2 pi i / k), sin(2 pi i / k))``. The *inscribed* pyramid is
-    ``f_t = sum beta_i d_i`` with ``beta_i >= 0`` and ``sum beta_i <= mu f_n``
+    ``f_t = sum rho_i d_i`` with ``rho_i >= 0`` and ``sum rho_i <= mu f_n``
     (the convex hull of ``mu d_i``); the *circumscribed* pyramid is
     ``d_i . f_t <= mu f_n`` for all ``i`` (for ``k = 4`` the box
     ``|f_x|, |f_y| <= mu f_n``). Along the direction at angle ``phi`` in the
@@ -381,7 +381,7 @@ def pyramid_capacity(phi: ArrayLike, mu: float, k: int) -> tuple[FloatArray, Flo
 
 
 def pyramid_worst_errors(k: int) -> tuple[float, float]:
-    """Worst-case relative friction errors of the k-edge pyramids (closed form).
+    """Worst-case relative friction errors of the pyramids with ``k = n_d`` edges (closed form).
 
     The inscribed pyramid is shortest midway between two edges, where it
     allows ``mu cos(pi/k)``: it underestimates friction by ``1 - cos(pi/k)``.

@@ -214,7 +214,7 @@ def test_bad_inputs_raise(call, error, match):
 
 
 def test_check_yourself_question_5_force_across_a_gap_is_forbidden():
-    # 5 N across 3 mm: lambda phi = 0.015 N m != 0.
+    # 5 N across 3 mm: f_n phi = 0.015 N m != 0.
     assert complementarity_state(3e-3, 5.0).startswith("forbidden: force across a gap")
     assert complementarity_state(3e-3, 0.0) == "separated"
     assert complementarity_state(0.0, 5.0) == "in contact"

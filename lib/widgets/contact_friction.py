@@ -128,7 +128,7 @@ def _arrow(ax: Any, start: Any, vector: Any, color: str, width: float = 2.0, lab
                                   shrinkB=0, mutation_scale=14, zorder=zorder))
     if label:
         ax.text(*(end + 0.08 * (end - start) / max(np.linalg.norm(end - start), 1e-9)), label,
-                color=color, fontsize=10, ha="center", va="center", zorder=zorder + 1)
+                color=color, fontsize=11, ha="center", va="center", zorder=zorder + 1)
 
 
 def _label_beside(ax: Any, start: Any, vector: Any, label: str, color: str, side: float = 1.0) -> None:
