@@ -464,3 +464,128 @@ A figure.
     build = run_book_build(source, tmp_path / "out", timeout=600, extra_env={"MPLBACKEND": "Agg"})
     faults = check_page(offline_page, build.html_dir, source, _tiny_page("dynamics/glued"))
     assert any("fig-glued" in f and "<Figure size" in f for f in _only(faults, "images")), faults
+
+
+# --------------------------------------------------------------------------
+# Desktop and phone: layout, navigation toggles, console
+# --------------------------------------------------------------------------
+
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+#: Elements wider than the viewport are allowed only inside a box that scrolls.
+OVERFLOW_JS = r"""
+() => {
+  const vw = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (['auto', 'scroll', 'hidden', 'clip'].includes(s.overflowX)
+          && a.getBoundingClientRect().right <= vw + 1) return true;
+    }
+    return false;
+  };
+  const offenders = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+    if (el.closest('dialog:not([open])')) continue;
+    // Off-canvas drawers are fixed boxes moved out of view, not part of the page.
+    let fixed = false;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).position === 'fixed') { fixed = true; break; }
+    }
+    if (fixed) continue;
+    if (r.right > vw + 1 && !scrolls(el)) {
+      const id = el.id ? '#' + el.id : '';
+      const cls = el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '';
+      offenders.push(`${el.tagName.toLowerCase()}${id}${cls} (${Math.round(r.right)} px): `
+                     + (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60));
+    }
+  }
+  // Report the outermost offenders only.
+  return {scrollWidth: document.documentElement.scrollWidth, vw, offenders: offenders.slice(0, 8)};
+}
+"""
+
+VISIBLE_TOGGLE_JS = r"""
+(kind) => [...document.querySelectorAll(`.${kind}-toggle`)]
+  .findIndex(b => { const r = b.getBoundingClientRect(); return r.width > 0 && r.height > 0
+                    && getComputedStyle(b).visibility !== 'hidden'; })
+"""
+
+
+def check_layout(browser, html_file: Path, width: int, name: str) -> list[str]:
+    """Open ``html_file`` at ``width`` px offline; return layout, toggle and console faults."""
+    faults: list[str] = []
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.route(
+        "**/*",
+        lambda r: r.continue_() if r.request.url.startswith(("file:", "data:", "blob:")) else r.abort(),
+    )
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: console.append(f"uncaught: {e}"))
+    try:
+        page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+        page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
+        layout = page.evaluate(OVERFLOW_JS)
+        if layout["scrollWidth"] > layout["vw"] + 1:
+            faults.append(f"{name} @{width}px: [layout] the page is {layout['scrollWidth']} px wide")
+        for offender in layout["offenders"]:
+            faults.append(f"{name} @{width}px: [layout] wider than the screen, not in a scroll box: {offender}")
+
+        for kind, opened in (
+            ("primary", "#pst-primary-sidebar-modal[open], #pst-primary-sidebar.pst-sidebar-hidden"),
+            ("secondary", "#pst-secondary-sidebar-modal[open]"),
+        ):
+            index = page.evaluate(VISIBLE_TOGGLE_JS, kind)
+            if index < 0:
+                # Wide screens show the page contents beside the text; pages
+                # without sections have no page contents.
+                has_contents = page.locator("nav.page-toc a").count() > 0
+                if kind == "primary" or (width < 1200 and has_contents):
+                    faults.append(f"{name} @{width}px: [navigation] no visible {kind} sidebar button")
+                continue
+            page.locator(f".{kind}-toggle").nth(index).click()
+            page.wait_for_timeout(300)
+            if not page.locator(opened).count():
+                faults.append(f"{name} @{width}px: [navigation] the visible {kind} sidebar button does nothing")
+            page.keyboard.press("Escape")
+            if page.locator("#pst-primary-sidebar.pst-sidebar-hidden").count():
+                page.locator(f".{kind}-toggle").nth(index).click()  # expand it again
+            page.wait_for_timeout(100)
+    finally:
+        context.close()
+    faults += [f"{name} @{width}px: [console] {text[:200]}" for text in dict.fromkeys(console)]
+    return faults
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("book")
+@pytest.mark.parametrize("device", WIDTHS)
+def test_page_layout_and_navigation(book_build: BookBuild, browser, toc_page: TocPage, device: str) -> None:
+    faults = check_layout(browser, book_build.html_dir / toc_page.html, WIDTHS[device], toc_page.docname)
+    assert not faults, "\n".join(faults)
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("tiny-book")
+def test_layout_checker_catches_overflow_dead_toggles_and_console_errors(
+    browser, tiny_faulty_book: BookBuild, tmp_path: Path
+) -> None:
+    html_dir = tmp_path / "html"
+    shutil.copytree(tiny_faulty_book.html_dir, html_dir)
+    page = html_dir / "book" / "dynamics" / "good.html"
+    good = check_layout(browser, page, 390, "good")
+    assert good == [], "\n".join(good)
+    text = page.read_text()
+    text = text.replace("</article>", '<div style="width: 900px">too wide</div></article>', 1)
+    text = text.replace("theme-fixes.js", "no-such-file.js")
+    text = text.replace("</body>", "<script>undefinedFunction()</script></body>", 1)
+    page.write_text(text)
+    faults = check_layout(browser, page, 390, "good")
+    assert any("[layout]" in f and "too wide" in f for f in faults), faults
+    assert any("[navigation]" in f and "primary" in f for f in faults), faults
+    assert any("[console]" in f and "undefinedFunction" in f for f in faults), faults
