@@ -18,6 +18,9 @@ from pathlib import Path
 from . import core, sandbox
 from .spec import chapter_names, load_chapter, load_solutions
 
+#: Exit status when at least one submission was not graded because of the grader (status ``error``).
+EXIT_GRADER_ERROR = 3
+
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and ``os.replace``."""
@@ -28,7 +31,7 @@ def atomic_write(path: Path, text: str) -> None:
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)  # like a normally created file, not mkstemp's 0600
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -42,49 +45,71 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def list_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
-    """Every regular, non-hidden file under ``folder`` (one gradebook row each).
+    """Every non-hidden entry under ``folder`` that is not a folder (one gradebook row each).
 
+    Symbolic links are not followed (a link to a folder is not descended into;
+    a link, FIFO, device or socket is listed, and graded as ``unreadable``).
     ``exclude`` (the output folder, if it is inside ``folder``) is skipped.
     """
     files = []
     exclude = exclude.resolve() if exclude else None
-    for p in sorted(folder.rglob("*")):
-        rel = p.relative_to(folder)
-        if any(part.startswith(".") for part in rel.parts):
-            continue  # .ipynb_checkpoints, .DS_Store, editor files
-        if exclude is not None and (p.resolve() == exclude or exclude in p.resolve().parents):
-            continue
-        if p.is_file() or (p.is_symlink() and not p.is_dir()):
-            files.append(p)
-    return files
+
+    def walk(directory: Path):
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue  # .ipynb_checkpoints, .DS_Store, editor files
+            p = directory / entry.name
+            if exclude is not None and (p == exclude or (entry.is_dir() and p.resolve() == exclude)):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                walk(p)
+            else:
+                files.append(p)
+
+    walk(Path(folder))
+    return sorted(files, key=lambda p: p.relative_to(folder).parts)
 
 
 def _failed_report(path: Path, chapter, message: str) -> dict:
-    return {
+    return core.scrub({
         "submission": path.name, "student": path.stem, "chapter": chapter.name,
         "grader_version": core.GRADER_VERSION, "status": "error", "score": 0.0,
         "max_score": chapter.max_score, "messages": [message],
         "exercises": [{"number": ex.number, "name": ex.name, "points": float(ex.points),
-                       "partial": ex.partial, "score": 0.0, "feedback": "not graded", "cases": []}
+                       "partial": ex.partial, "score": 0.0, "feedback": core.NOT_GRADED_ERROR, "cases": []}
                       for ex in chapter.exercises],
         "output": "",
-    }
+    })
 
 
-def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=None) -> list[dict]:
-    """Grade files concurrently (``jobs`` children at a time); one report per file, in order."""
+def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=None, root=None) -> list[dict]:
+    """Grade files concurrently (``jobs`` children at a time); one report per file, in order.
+
+    Nothing one submission contains stops the batch: every file gets a report.
+    """
     chapter = load_chapter(opts.chapter)
-    core.expected_cases(chapter, opts.solutions, opts.seed)  # once, before the workers start
+    try:
+        core.expected_cases(chapter, opts.solutions, opts.seed)  # once, before the workers start
+    except Exception:
+        pass  # reported in every row below (status error)
 
     def one(path):
         try:
-            rep = core.grade_submission(path, opts)
+            rep = core.grade_submission(path, opts, root=root)
         except sandbox.SandboxUnavailable:
             raise
         except Exception as exc:  # the grader's own fault: still a row
-            rep = _failed_report(path, chapter, f"internal grader error: {type(exc).__name__}: {exc}")
+            rep = _failed_report(path, chapter, f"GRADER ERROR (not the student's fault, this is not a grade): "
+                                 f"{type(exc).__name__}: {exc}. Fix it and grade again.")
         if progress:
-            progress(rep)
+            try:
+                progress(rep)
+            except Exception:  # printing progress never costs a row
+                pass
         return rep
 
     if jobs <= 1 or len(paths) <= 1:
@@ -93,18 +118,41 @@ def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=
         return list(pool.map(one, paths))
 
 
+#: First characters that make a spreadsheet read a cell as a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32) if c != 9} | {10: "\\n", 13: "\\r", 127: "\\x7f"}
+
+
+def csv_text(value) -> str:
+    """A text cell that a spreadsheet shows as text, on one line.
+
+    Cells starting with ``= + - @``, a tab or a carriage return get the usual
+    leading apostrophe (a spreadsheet would otherwise run them as formulas);
+    line breaks and other control characters are shown escaped (``\\r``), so
+    one row stays one line.
+    """
+    text = core.safe_text(value)
+    if text.startswith(FORMULA_START):
+        text = "'" + text
+    return text.translate(_CONTROL)
+
+
 def gradebook_csv(reports: list[dict], chapter) -> str:
+    """The gradebook: text cells neutralised (:func:`csv_text`), numeric cells plain numbers."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     names = [ex.name for ex in chapter.exercises]
     writer.writerow(["submission", "student", "status", "score", "max_score"]
-                    + [f"{ex.number} {ex.name} ({ex.points:g})" for ex in chapter.exercises] + ["messages"])
+                    + [csv_text(f"{ex.number} {ex.name} ({ex.points:g})") for ex in chapter.exercises]
+                    + ["messages"])
     for rep in reports:
         by_name = {e["name"]: e for e in rep.get("exercises", [])}
-        writer.writerow([rep["submission"], rep["student"], rep["status"], f"{rep['score']:g}",
-                         f"{rep['max_score']:g}"]
-                        + [f"{by_name[n]['score']:g}" if n in by_name else "0" for n in names]
-                        + [" | ".join(rep.get("messages", []))[:1000]])
+        writer.writerow([csv_text(rep["submission"]), csv_text(rep["student"]), csv_text(rep["status"]),
+                         f"{float(rep['score']):g}", f"{float(rep['max_score']):g}"]
+                        + [f"{float(by_name[n]['score']):g}" if n in by_name else "0" for n in names]
+                        + [csv_text(" | ".join(rep.get("messages", []))[:1000])])
     return buf.getvalue()
 
 
@@ -115,15 +163,26 @@ def submission_identity(path: Path, root: Path | None) -> tuple[str, str]:
     students' ``hw.ipynb`` in ``alice/`` and ``bob/`` stay apart; ``student``
     is the first folder of that path (one folder per student, as LMS exports
     lay them out) or, for files directly in the folder, the file's stem.
+    Names that are not UTF-8 are shown with ``\\xNN`` escapes (:func:`core.safe_text`).
     """
     rel = path.relative_to(root) if root else Path(path.name)
     student = rel.parts[0] if len(rel.parts) > 1 else rel.stem
-    return rel.as_posix(), student
+    return core.safe_text(rel.as_posix()), core.safe_text(student)
 
 
 def _report_name(path: Path, root: Path | None) -> str:
     rel = path.relative_to(root) if root else Path(path.name)
-    return "__".join(rel.parts) + ".json"
+    return core.safe_text("__".join(rel.parts) + ".json")
+
+
+def _print(text: str, file=None) -> None:
+    """Print whatever the terminal's encoding (unencodable characters escaped)."""
+    file = file or sys.stdout
+    try:
+        print(text, file=file, flush=True)
+    except UnicodeEncodeError:
+        enc = getattr(file, "encoding", None) or "ascii"
+        print(text.encode(enc, "backslashreplace").decode(enc, "replace"), file=file, flush=True)
 
 
 def main(argv=None) -> int:
@@ -185,7 +244,7 @@ def main(argv=None) -> int:
         limits.memory_mb = args.memory_mb
     out = Path(args.out).resolve()
     target = Path(args.path)
-    if not target.exists():
+    if not os.path.lexists(target):
         parser.error(f"{target} does not exist")
     opts = core.GradeOptions(chapter=chapter.name, solutions=args.solutions, seed=args.seed,
                              sandbox=args.sandbox, limits=limits,
@@ -202,10 +261,10 @@ def main(argv=None) -> int:
 
     def progress(rep):
         if not args.quiet:
-            print(core.format_report(rep), flush=True)
+            _print(core.format_report(rep))
 
     try:
-        reports = grade_paths(paths, opts, max(1, args.jobs), progress)
+        reports = grade_paths(paths, opts, max(1, args.jobs), progress, root=root)
     except sandbox.SandboxUnavailable as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
@@ -219,8 +278,17 @@ def main(argv=None) -> int:
 
         atomic_write(Path(args.gradescope_results), json.dumps(results_json(reports[0]), indent=2) + "\n")
     total = sum(r["score"] for r in reports)
-    print(f"graded {len(reports)} submission(s) of {chapter.name}; mean score "
-          f"{total / max(1, len(reports)):.4g} / {chapter.max_score:g}; wrote {out / 'gradebook.csv'}")
+    _print(f"graded {len(reports)} submission(s) of {chapter.name}; mean score "
+           f"{total / max(1, len(reports)):.4g} / {chapter.max_score:g}; wrote {out / 'gradebook.csv'}")
+    errors = [r for r in reports if r["status"] == "error"]
+    if errors:
+        first = errors[0]
+        _print(f"grade: GRADER ERROR: {len(errors)} of {len(reports)} submission(s) were NOT graded "
+               f"(status 'error' in gradebook.csv; their 0 is not a grade). First: {first['submission']}: "
+               f"{(first['messages'] or ['?'])[0]}", file=sys.stderr)
+        if first.get("error_detail"):
+            _print("grade: what the sandbox printed:\n" + first["error_detail"], file=sys.stderr)
+        return EXIT_GRADER_ERROR
     return 0
 
 

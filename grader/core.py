@@ -11,6 +11,8 @@ parsed as code.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
@@ -31,6 +33,41 @@ class SubmissionError(Exception):
 
 
 # --------------------------------------------------------------------------
+# Text that is safe to print, write as UTF-8 and put into a spreadsheet
+# --------------------------------------------------------------------------
+
+def safe_text(text) -> str:
+    """``text`` with lone surrogates made visible, so it always encodes as UTF-8.
+
+    A file name that is not UTF-8 (``os.fsdecode`` keeps its bytes as
+    surrogates, e.g. ``caf\\udce9.py`` from a latin-1 zip) becomes
+    ``caf\\xe9.py``; any other lone surrogate (``'\\ud800'`` in a message
+    or an answer) becomes ``\\ud800``. Valid text is returned unchanged.
+    """
+    text = str(text)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:  # file names: the original bytes, undecodable ones as \xNN
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def scrub(value):
+    """A copy of a report (dicts, lists, strings, numbers) with every string :func:`safe_text`."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, dict):
+        return {safe_text(k) if isinstance(k, str) else k: scrub(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [scrub(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------
 # Reading submissions (text only; nothing is executed here)
 # --------------------------------------------------------------------------
 
@@ -45,19 +82,95 @@ def _clean(source: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_submission(path: Path) -> tuple[list[list], str]:
-    """Code cells ``[[number, source], ...]`` (numbered 1, 2, ... in file order) and module name."""
+_KIND = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFCHR: "a character device",
+         stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFLNK: "a symbolic link"}
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    kind = _KIND.get(stat.S_IFMT(mode), "not a regular file")
+    return f"it is {kind}, not a regular file; only regular files inside the submissions folder are graded"
+
+
+def read_limited(path, root=None, limit: int | None = None) -> bytes:
+    """The bytes of a *regular* file, at most ``limit`` (raises :class:`SubmissionError`).
+
+    Never follows a symbolic link (the file's own name, and, when ``root`` is
+    given, every folder between ``root`` and the file), never opens a FIFO,
+    device or socket (``lstat`` first; ``O_NONBLOCK`` so that a FIFO swapped in
+    meanwhile cannot block; ``fstat`` of what was opened), and reads at most
+    ``limit + 1`` bytes whatever the file claims its size is.
+    """
     path = Path(path)
+    limit = MAX_SUBMISSION_BYTES if limit is None else int(limit)
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        raise SubmissionError(f"the file could not be read: {exc.strerror or exc}") from None
+    why = _not_regular(st.st_mode)
+    if why:
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                why += f" (it points to {os.readlink(path)})"
+            except OSError:
+                pass
+        raise SubmissionError(why)
+    if st.st_size > limit:
+        raise SubmissionError(f"the file is {st.st_size} bytes; the limit is {limit}")
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+    dir_flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        if root is not None:
+            parts = path.relative_to(root).parts
+            dir_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                for part in parts[:-1]:
+                    nxt = os.open(part, dir_flags, dir_fd=dir_fd)
+                    os.close(dir_fd)
+                    dir_fd = nxt
+                fd = os.open(parts[-1], flags, dir_fd=dir_fd)
+            finally:
+                os.close(dir_fd)
+        else:
+            fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno in (40, 20):  # ELOOP, ENOTDIR: a link was swapped in
+            raise SubmissionError("it is (or lies behind) a symbolic link; only regular files "
+                                  "inside the submissions folder are graded") from None
+        raise SubmissionError(f"the file could not be read: {exc.strerror or exc}") from None
+    try:
+        why = _not_regular(os.fstat(fd).st_mode)
+        if why:
+            raise SubmissionError(why)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except BlockingIOError:
+        raise SubmissionError("the file could not be read (it would block)") from None
+    except OSError as exc:
+        raise SubmissionError(f"the file could not be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise SubmissionError(f"the file is larger than the limit of {limit} bytes")
+    return b"".join(chunks)
+
+
+def read_submission(path: Path, root=None) -> tuple[list[list], str]:
+    """Code cells ``[[number, source], ...]`` (numbered 1, 2, ... in file order) and module name.
+
+    ``root``: the graded folder; no folder between it and the file may be a link.
+    """
+    path = Path(path)
+    raw = read_limited(path, root)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
         raise SubmissionError(f"unsupported file type {suffix or '(none)'}; submit .ipynb, .py or .md")
-    try:
-        size = path.stat().st_size
-        if size > MAX_SUBMISSION_BYTES:
-            raise SubmissionError(f"the file is {size} bytes; the limit is {MAX_SUBMISSION_BYTES}")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SubmissionError(f"the file could not be read: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -176,6 +289,36 @@ def _hidden_paths(chapter: Chapter, opts: GradeOptions, submission: Path) -> lis
     return sorted(paths)
 
 
+NOT_GRADED_ERROR = "not graded: grader error (not the submission's fault; see the messages)"
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def grader_error_message(outcome: sandbox.ChildOutcome, mode) -> str:
+    """What went wrong and what to fix, when the sandboxed Python did not start."""
+    why = (_last_line(outcome.detail) or _last_line(outcome.output)
+           or sandbox.describe_returncode(outcome.returncode))
+    if outcome.status == "timeout":
+        why = f"it was not ready within the start-up time limit ({why})"
+    try:
+        paths = sandbox.python_paths()
+        python, keep = paths["python"], " ".join(paths["keep"])
+    except Exception:  # the environment itself is broken
+        python, keep = "(unknown)", "(unknown)"
+    if mode == "setuid":
+        fix = (f"the sandbox user must be able to read and run {python} and the packages "
+               f"({keep}): e.g. `chmod -R a+rX` them and `chmod o+x` every folder above them")
+    elif mode in ("namespace", "userns"):
+        fix = f"check that `unshare` works here and that {python} runs with numpy installed"
+    else:
+        fix = f"check that {python} runs with numpy installed"
+    return (f"GRADER ERROR (not the student's fault, this is not a grade): the sandboxed Python "
+            f"did not start ({mode} sandbox): {why}. To fix: {fix}; then grade this submission again.")
+
+
 def _crash_message(outcome: sandbox.ChildOutcome, what: str, limits: sandbox.Limits) -> str:
     if outcome.status == "timeout":
         return f"{what} did not finish within the time limit (infinite loop or far too slow?)"
@@ -191,8 +334,12 @@ def _crash_message(outcome: sandbox.ChildOutcome, what: str, limits: sandbox.Lim
             "os._exit, closing the grader's channel, or running out of memory?)")
 
 
-def grade_submission(path, opts: GradeOptions) -> dict:
-    """Grade one file; always returns a report dict (never raises for bad submissions)."""
+def grade_submission(path, opts: GradeOptions, root=None) -> dict:
+    """Grade one file; always returns a report dict (never raises for bad submissions).
+
+    ``root``: the folder being graded (the file must lie inside it, behind no
+    symbolic link). Every string in the report is :func:`safe_text`.
+    """
     path = Path(path)
     chapter = load_chapter(opts.chapter)
     expected = expected_cases(chapter, opts.solutions, opts.seed)
@@ -211,7 +358,7 @@ def grade_submission(path, opts: GradeOptions) -> dict:
     }
     results: dict[int, dict] = {}
     try:
-        cells, module = read_submission(path)
+        cells, module = read_submission(path, root)
     except SubmissionError as exc:
         report["status"] = "unreadable"
         report["messages"].append(f"The submission could not be read: {exc}")
@@ -235,7 +382,7 @@ def grade_submission(path, opts: GradeOptions) -> dict:
         total += entry["score"]
         report["exercises"].append(entry)
     report["score"] = round(total, 4)
-    return report
+    return scrub(report)
 
 
 def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None):
@@ -313,12 +460,11 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
         if not any(e.get("ev") == "ready" for e in outcome.events):
             # The runner never started: the sandbox or the environment is at
             # fault, not the submission. Say so to the instructor.
-            detail = (outcome.detail or outcome.output or sandbox.describe_returncode(outcome.returncode))[-800:]
             report["status"] = "error"
-            msg = f"grader error: the sandboxed Python did not start ({outcome.status}): {detail.strip()}"
+            report["messages"].append(grader_error_message(outcome, report.get("sandbox")))
+            report["error_detail"] = (outcome.detail or outcome.output or "")[-4000:]
             for k in range(start, len(descriptions)):
-                results.setdefault(k, {"error": msg})
-            report["messages"].append(msg)
+                results.setdefault(k, {"error": NOT_GRADED_ERROR})
             break
         # Crashed before running any cell: nothing can be graded.
         msg = _crash_message(outcome, "your code", limits)
@@ -342,6 +488,10 @@ def _score_exercise(k, ex, cases, result, status):
         "cases": [],
     }
     n = len(cases)
+    if status == "error":
+        entry["feedback"] = NOT_GRADED_ERROR
+        entry["cases"] = [{"public": c.public, "passed": False, "message": "not run"} for c in cases]
+        return entry
     if status == "unreadable" or result is None:
         entry["feedback"] = "not graded: the submission could not be read" if status == "unreadable" else "not graded"
         entry["cases"] = [{"public": c.public, "passed": False, "message": "not run"} for c in cases]

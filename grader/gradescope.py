@@ -24,8 +24,21 @@ from pathlib import Path
 from .spec import REPO_ROOT, Chapter, solutions_path
 
 
+#: What a student sees when the grader, not the submission, failed (README, "Gradescope").
+GRADER_FAILED = ("The autograder itself failed while grading your submission, so this is not a grade. "
+                 "Nothing is wrong with your submission as far as we know: please tell your instructor.")
+
+
 def results_json(report: dict) -> dict:
-    """Gradescope's results.json for one graded submission."""
+    """Gradescope's results.json for one graded submission.
+
+    A report with status ``error`` (the grader's fault) shows only
+    :data:`GRADER_FAILED` to the student; what went wrong goes to the
+    autograder's log (the ``grade`` command prints it on stderr).
+    """
+    if report.get("status") == "error":
+        return {"score": 0.0, "output": GRADER_FAILED, "visibility": "visible",
+                "stdout_visibility": "hidden", "tests": []}
     tests = []
     for ex in report["exercises"]:
         lines = [ex["feedback"]] + [c["message"] for c in ex.get("cases", [])]
