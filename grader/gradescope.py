@@ -2,8 +2,10 @@
 
 Bundle layout (Gradescope unpacks it into ``/autograder/source``)::
 
-    setup.sh          installs Python, the pinned numpy/sympy/jupytext, and
-                      copies the public ``lib`` to /opt/robotdyn-public
+    setup.sh          installs Python and requirements.txt (= requirements/gradescope.txt:
+                      numpy, scipy, sympy, jupytext and their dependencies, exact
+                      versions per Python version; Ubuntu 22.04's 3.10 and 24.04's
+                      3.12), and copies the public ``lib`` to /opt/robotdyn-public
     run_autograder    grades the first submission file and writes
                       /autograder/results/results.json
     grader/  lib/  solutions/<chapter>.py  requirements.txt
@@ -17,7 +19,6 @@ results (``chmod -R go-rwx``).
 
 from __future__ import annotations
 
-import re
 import zipfile
 from pathlib import Path
 
@@ -62,59 +63,80 @@ def results_json(report: dict) -> dict:
     }
 
 
-def _pins() -> str:
-    wanted = {"numpy", "sympy", "jupytext", "scipy"}
-    pins = []
-    req = REPO_ROOT / "requirements" / "book.txt"
-    if req.is_file():
-        for line in req.read_text().splitlines():
-            m = re.match(r"^([A-Za-z0-9_.-]+)==", line.strip())
-            if m and m.group(1).lower() in wanted:
-                pins.append(line.strip())
-    return "\n".join(pins or sorted(wanted)) + "\n"
+#: The one source of the bundle's versions (copied into the bundle as requirements.txt).
+REQUIREMENTS = REPO_ROOT / "requirements" / "gradescope.txt"
+#: pip itself, installed first into the autograder's venv (Ubuntu 22.04's venv has pip 22.0).
+PIP_VERSION = "26.3"
+
+
+def bundle_requirements() -> str:
+    """requirements/gradescope.txt: the whole dependency set, with per-Python markers."""
+    if not REQUIREMENTS.is_file():
+        raise FileNotFoundError(f"{REQUIREMENTS} is missing (the bundle's pinned dependencies)")
+    return REQUIREMENTS.read_text()
 
 
 SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once when it builds the autograder image.
+# Gradescope runs this once when it builds the autograder image (Ubuntu 22.04:
+# python3 3.10; 24.04: python3 3.12). requirements.txt pins every package, with
+# per-Python-version markers where versions differ.
+# Overridable for testing: GRADER_AUTOGRADER_DIR (/autograder), GRADER_PYTHON
+# (python3), GRADER_PUBLIC_DIR (/opt/robotdyn-public), GRADER_SKIP_APT=1.
 set -euo pipefail
-apt-get update
-apt-get install -y --no-install-recommends python3 python3-venv python3-pip util-linux
-python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install --upgrade pip
-/autograder/venv/bin/pip install -r /autograder/source/requirements.txt
+AG="${{GRADER_AUTOGRADER_DIR:-/autograder}}"
+PUBLIC="${{GRADER_PUBLIC_DIR:-/opt/robotdyn-public}}"
+PY="${{GRADER_PYTHON:-python3}}"
+if [ -z "${{GRADER_SKIP_APT:-}}" ]; then
+  apt-get update
+  apt-get install -y --no-install-recommends python3 python3-venv python3-pip util-linux
+fi
+"$PY" -c 'import sys; assert sys.version_info >= (3, 10), "the autograder needs Python >= 3.10"'
+"$PY" -m venv "$AG/venv"
+"$AG/venv/bin/python" -m pip install --disable-pip-version-check -q "pip=={pip}"
+"$AG/venv/bin/python" -m pip install --disable-pip-version-check --only-binary=:all: --no-deps \\
+    -r "$AG/source/requirements.txt"
+"$AG/venv/bin/python" -m pip check
 # The public routines the students may import, readable by the sandbox user.
-mkdir -p /opt/robotdyn-public
-cp -r /autograder/source/lib /opt/robotdyn-public/lib
-chmod -R a+rX /opt/robotdyn-public /autograder/venv
+mkdir -p "$PUBLIC"
+rm -rf "$PUBLIC/lib"
+cp -r "$AG/source/lib" "$PUBLIC/lib"
+chmod -R a+rX "$PUBLIC" "$AG/venv"
+"$AG/venv/bin/python" -c "import numpy, scipy, sympy, jupytext, sys; print('autograder Python', sys.version.split()[0], 'numpy', numpy.__version__, 'scipy', scipy.__version__)"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission (as root).
+# Gradescope runs this for every submission (as root). Same overrides as setup.sh.
 set -u
+AG="${{GRADER_AUTOGRADER_DIR:-/autograder}}"
+PUBLIC="${{GRADER_PUBLIC_DIR:-/opt/robotdyn-public}}"
 CHAPTER="{chapter}"
-mkdir -p /autograder/results
+RESULTS="$AG/results/results.json"
+mkdir -p "$AG/results"
 SUB=""
 for pattern in "$CHAPTER.ipynb" "$CHAPTER.md" "$CHAPTER.py" "*.ipynb" "*.md" "*.py"; do
-  SUB=$(find /autograder/submission -type f -name "$pattern" -not -path '*/.*' | sort | head -n 1)
+  SUB=$(find "$AG/submission" -type f -name "$pattern" -not -path '*/.*' | sort | head -n 1)
   [ -n "$SUB" ] && break
 done
 if [ -z "$SUB" ]; then
-  cat > /autograder/results/results.json <<'JSON'
+  cat > "$RESULTS" <<'JSON'
 {{"score": 0, "output": "No .ipynb, .md or .py file found in the submission. Upload your exercise notebook.", "tests": []}}
 JSON
   exit 0
 fi
 # Nothing under these folders may be readable by the sandbox user.
-chmod -R go-rwx /autograder/source /autograder/submission /autograder/results 2>/dev/null || true
+chmod -R go-rwx "$AG/source" "$AG/submission" "$AG/results" 2>/dev/null || true
+rm -f "$RESULTS"
 # Run from the public copy, so the `lib` the submission imports is the readable one.
-cd /opt/robotdyn-public
-PYTHONPATH=/opt/robotdyn-public:/autograder/source /autograder/venv/bin/python -m grader "$SUB" \\
-    --chapter "$CHAPTER" --out /autograder/results/reports --jobs 1 \\
-    --gradescope-results /autograder/results/results.json --quiet
+cd "$PUBLIC"
+PYTHONPATH="$PUBLIC:$AG/source" "$AG/venv/bin/python" -m grader "$SUB" \\
+    --chapter "$CHAPTER" --out "$AG/results/reports" --jobs 1 \\
+    --gradescope-results "$RESULTS" --quiet
 status=$?
-if [ $status -ne 0 ] || [ ! -s /autograder/results/results.json ]; then
-  cat > /autograder/results/results.json <<'JSON'
-{{"score": 0, "output": "The autograder could not run (see the autograder logs); please tell your instructor.", "tests": []}}
+# 0: graded; 3: a grader error, results.json already says "tell your instructor".
+if {{ [ $status -ne 0 ] && [ $status -ne 3 ]; }} || [ ! -s "$RESULTS" ]; then
+  echo "run_autograder: the grader failed (exit status $status); see the messages above" >&2
+  cat > "$RESULTS" <<'JSON'
+{{"score": 0, "output": "{failed}", "tests": []}}
 JSON
 fi
 exit 0
@@ -136,12 +158,14 @@ def make_bundle(chapter: Chapter, out: str | Path, solutions=None) -> Path:
             zf.write(p, f"{arc}/{p.relative_to(src).as_posix()}")
 
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, text in (("setup.sh", SETUP_SH), ("run_autograder", RUN_AUTOGRADER.format(chapter=chapter.name))):
+        scripts = (("setup.sh", SETUP_SH.format(pip=PIP_VERSION)),
+                   ("run_autograder", RUN_AUTOGRADER.format(chapter=chapter.name, failed=GRADER_FAILED)))
+        for name, text in scripts:
             info = zipfile.ZipInfo(name)
             info.external_attr = 0o755 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, text)
-        zf.writestr("requirements.txt", _pins())
+        zf.writestr("requirements.txt", bundle_requirements())
         add_tree(zf, REPO_ROOT / "grader", "grader")
         add_tree(zf, REPO_ROOT / "lib", "lib")
         zf.write(sol, f"solutions/{chapter.name}.py")

@@ -1,0 +1,203 @@
+"""The Gradescope bundle installs and grades on Ubuntu 22.04's Python 3.10 and 24.04's 3.12.
+
+pyenv's Pythons stand in for the image's ``python3``: the bundle's own
+``setup.sh`` makes a fresh venv with it and installs requirements.txt (pip's
+cache makes repeated runs quick; the first run downloads about 60 MB per
+Python version), then ``run_autograder`` grades the reference solutions.
+
+The bundle's versions come from one file, requirements/gradescope.txt; for
+Python 3.11 they must equal requirements/book.txt (and the tested environment).
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from grader.gradescope import GRADER_FAILED, REQUIREMENTS, make_bundle
+from grader.spec import chapter_names, load_chapter
+from grader_helpers import CHAPTER, REPO
+
+
+def _pins_for(python_version: str, path: Path = REQUIREMENTS) -> dict[str, str]:
+    """{canonical name: version} that pip would install on ``python_version`` (markers evaluated)."""
+    env = dict(default_environment(), python_version=python_version, python_full_version=python_version + ".0")
+    pins: dict[str, str] = {}
+    for raw in path.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("-r"):
+            pins.update(_pins_for(python_version, path.parent / line.split()[1]))
+            continue
+        req = Requirement(line)
+        if req.marker is not None and not req.marker.evaluate(env):
+            continue
+        (spec,) = list(req.specifier)
+        assert spec.operator == "==", f"{line!r} is not an exact pin"
+        name = canonicalize_name(req.name)
+        assert name not in pins, f"{name} is pinned twice for Python {python_version}"
+        pins[name] = spec.version
+    return pins
+
+
+# --------------------------------------------------------------------------
+# One source of truth for the versions
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("python_version", ["3.10", "3.11", "3.12"])
+def test_bundle_pins_every_package_once_per_python(python_version):
+    pins = _pins_for(python_version)
+    assert {"numpy", "scipy", "sympy", "jupytext", "mpmath"} <= set(pins)
+    assert not {"jupyter-book", "matplotlib", "sphinx", "mujoco", "drake"} & set(pins)  # grading only
+    if python_version == "3.10":
+        assert pins["numpy"] == "2.2.6" and pins["scipy"] == "1.15.3"
+
+
+def test_bundle_pins_agree_with_book_txt_for_python_311():
+    bundle = _pins_for("3.11")
+    book = _pins_for("3.11", REPO / "requirements" / "book.txt")
+    overlap = set(bundle) & set(book)
+    assert {"numpy", "scipy", "sympy", "jupytext"} <= overlap
+    assert {n: bundle[n] for n in overlap} == {n: book[n] for n in overlap}
+    # Packages book.txt does not name: the versions of the tested environment.
+    installed = {n: importlib.metadata.version(n) for n in set(bundle) - set(book)}
+    assert {n: bundle[n] for n in installed} == installed
+
+
+def test_bundle_pins_the_whole_dependency_tree():
+    """Every dependency (transitive) of the pinned packages, for 3.11, is pinned too."""
+    pins = _pins_for("3.11")
+    env = dict(default_environment(), python_version="3.11", extra="")
+    missing = set()
+    for name in pins:
+        for raw in importlib.metadata.distribution(name).requires or []:
+            req = Requirement(raw)
+            if req.marker is None or req.marker.evaluate(env):
+                if canonicalize_name(req.name) not in pins:
+                    missing.add(f"{req.name} (needed by {name})")
+    assert not missing
+
+
+def test_bundle_requirements_are_the_one_file(tmp_path):
+    bundle = make_bundle(load_chapter(CHAPTER), tmp_path / "autograder.zip")
+    with zipfile.ZipFile(bundle) as zf:
+        assert zf.read("requirements.txt").decode() == REQUIREMENTS.read_text()
+        setup = zf.read("setup.sh").decode()
+        assert "--no-deps" in setup and "pip check" in setup and "--only-binary=:all:" in setup
+        assert not any(n.startswith(("tests/", "book/", "exercises/")) for n in zf.namelist())
+
+
+# --------------------------------------------------------------------------
+# setup.sh + run_autograder on 3.10 (Ubuntu 22.04) and 3.12 (Ubuntu 24.04)
+# --------------------------------------------------------------------------
+
+def _pyenv(minor: str) -> str | None:
+    found = sorted(glob.glob(f"/root/.pyenv/versions/{minor}.*/bin/python{minor}"))
+    return found[-1] if found else None
+
+
+def install_bundle(root: Path, python: str, chapter: str = CHAPTER) -> dict:
+    """Unpack the bundle under ``root`` as Gradescope does and run its setup.sh with ``python``.
+
+    Returns the environment that points run_autograder at it.
+    """
+    ag = root / "autograder"
+    (ag / "source").mkdir(parents=True)
+    (ag / "submission").mkdir()
+    with zipfile.ZipFile(make_bundle(load_chapter(chapter), root / "autograder.zip")) as zf:
+        zf.extractall(ag / "source")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env.update(GRADER_AUTOGRADER_DIR=str(ag), GRADER_PUBLIC_DIR=str(root / "public"), GRADER_PYTHON=python,
+               GRADER_SKIP_APT="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    proc = subprocess.run(["bash", str(ag / "source" / "setup.sh")], env=env, capture_output=True, text=True,
+                          timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return env
+
+
+def run_autograder(env: dict, submission_text: str, name: str) -> dict:
+    ag = Path(env["GRADER_AUTOGRADER_DIR"])
+    sub_dir = ag / "submission"
+    shutil.rmtree(sub_dir)
+    sub_dir.mkdir()
+    (sub_dir / name).write_text(submission_text)
+    proc = subprocess.run(["bash", str(ag / "source" / "run_autograder")], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads((ag / "results" / "results.json").read_text())
+    results["_log"] = proc.stdout + proc.stderr
+    return results
+
+
+@pytest.fixture(scope="module", params=["3.10", "3.12"])
+def installed_bundle(request, tmp_path_factory):
+    python = _pyenv(request.param)
+    if python is None:
+        pytest.skip(f"no pyenv Python {request.param} to stand in for the image's python3")
+    root = tmp_path_factory.mktemp(f"gradescope-{request.param}")
+    env = install_bundle(root, python)
+    return {"env": env, "minor": request.param, "python": Path(env["GRADER_AUTOGRADER_DIR"]) / "venv" / "bin" / "python"}
+
+
+def test_setup_installs_the_pins_for_that_python(installed_bundle):
+    out = subprocess.run([str(installed_bundle["python"]), "-c",
+                          "import sys, numpy, scipy; print(sys.version_info[:2], numpy.__version__, scipy.__version__)"],
+                         capture_output=True, text=True, check=True).stdout
+    pins = _pins_for(installed_bundle["minor"])
+    assert out.split(")", 1)[1].split() == [pins["numpy"], pins["scipy"]]
+    assert out.startswith(f"({installed_bundle['minor'].replace('.', ', ')})")
+
+
+def test_run_autograder_gives_full_marks_to_the_reference_solutions(installed_bundle):
+    text = (REPO / "solutions" / f"{CHAPTER}.py").read_text()
+    res = run_autograder(installed_bundle["env"], text, f"{CHAPTER}.py")
+    assert res["score"] == load_chapter(CHAPTER).max_score, res
+    assert len(res["tests"]) == len(load_chapter(CHAPTER).exercises)
+    assert all(t["score"] == t["max_score"] for t in res["tests"]), res
+
+
+def test_every_chapter_grades_with_the_bundle_python(installed_bundle, tmp_path):
+    """lib and the grader work on that Python for every chapter's reference solutions."""
+    env = dict(installed_bundle["env"], PYTHONPATH=str(REPO))
+    for chapter in chapter_names():
+        sub = tmp_path / f"{chapter}.py"
+        sub.write_text((REPO / "solutions" / f"{chapter}.py").read_text())
+        proc = subprocess.run([str(installed_bundle["python"]), "-m", "grader", str(sub), "--chapter", chapter,
+                               "--out", str(tmp_path / "out"), "--quiet"], env=env, capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        report = json.loads((tmp_path / "out" / f"{chapter}.py.json").read_text())
+        assert report["score"] == load_chapter(chapter).max_score, (chapter, report["messages"])
+
+
+def test_run_autograder_says_tell_your_instructor_when_the_grader_fails(installed_bundle):
+    """As if setup.sh had not made the venv readable: the sandbox user cannot import numpy."""
+    env = installed_bundle["env"]
+    (site,) = glob.glob(str(Path(env["GRADER_AUTOGRADER_DIR"]) / "venv" / "lib" / "python3.*" / "site-packages"))
+    os.chmod(site, 0o700)
+    try:
+        res = run_autograder(env, (REPO / "solutions" / f"{CHAPTER}.py").read_text(), f"{CHAPTER}.py")
+    finally:
+        os.chmod(site, 0o755)
+    assert res["output"] == GRADER_FAILED and res["score"] == 0 and res["tests"] == [], res
+    assert "Traceback" not in json.dumps({k: v for k, v in res.items() if k != "_log"})
+    # What went wrong, and what to fix, is in the autograder's log (hidden from the student).
+    assert "GRADER ERROR" in res["_log"] and "To fix:" in res["_log"]
+
+
+def test_no_submission_file_is_a_clear_zero(installed_bundle):
+    res = run_autograder(installed_bundle["env"], "just text", "answers.txt")
+    assert res["score"] == 0 and "No .ipynb, .md or .py file" in res["output"]
