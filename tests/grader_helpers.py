@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import zipfile
 from pathlib import Path
 
 import jupytext
@@ -55,3 +58,27 @@ def build_submission(path: Path, out_dir: Path) -> Path:
     target = out_dir / (path.stem + ".py")
     target.write_text(base + "\n\n" + path.read_text())
     return target
+
+
+def install_bundle(root: Path, python: str, chapter: str = CHAPTER) -> dict:
+    """Unpack the Gradescope bundle under ``root`` as Gradescope does and run its setup.sh.
+
+    ``python`` stands in for the image's ``python3`` (setup.sh makes a fresh
+    venv with it; pip's cache makes repeated runs quick). Returns the
+    environment that points setup.sh and run_autograder at ``root``.
+    """
+    from grader.gradescope import make_bundle
+    from grader.spec import load_chapter
+
+    ag = root / "autograder"
+    (ag / "source").mkdir(parents=True)
+    (ag / "submission").mkdir()
+    with zipfile.ZipFile(make_bundle(load_chapter(chapter), root / "autograder.zip")) as zf:
+        zf.extractall(ag / "source")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env.update(GRADER_AUTOGRADER_DIR=str(ag), GRADER_PUBLIC_DIR=str(root / "public"), GRADER_PYTHON=python,
+               GRADER_SKIP_APT="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    proc = subprocess.run(["bash", str(ag / "source" / "setup.sh")], env=env, capture_output=True, text=True,
+                          timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return env

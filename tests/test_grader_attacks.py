@@ -2,36 +2,99 @@
 
 Every file in tests/submissions/ declares its expected score in its header
 (see tests/submissions/README.md). All of them are graded in one batch, with
-both cores and small limits, through the same code path as ``grade FOLDER``.
+both cores and small limits, through the same code path as ``grade FOLDER``,
+in both sandbox modes a root grader can end up in:
+
+* ``namespace``: mount/PID/network namespaces (``grade`` in-process, from the
+  repository's environment);
+* ``setuid``: what Gradescope gets (no CAP_SYS_ADMIN, so no namespaces): the
+  Gradescope bundle is installed with a world-readable Python (setup.sh), and
+  its grader runs under ``setpriv --bounding-set=-sys_admin`` so that
+  ``--sandbox auto`` finds ``unshare`` refused and falls back to the uid drop.
+  Only file permissions protect the solutions then, so, as in a Gradescope
+  container, the run happens in a mount namespace where this machine's other
+  copies of the repository (/work, /root, /home, /tmp, /srv) are not visible.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from grader import cli, core
-from grader_helpers import CHAPTER, REPO, SUBMISSIONS, build_submission, parse_header, small_limits
+from grader_helpers import CHAPTER, REPO, SUBMISSIONS, build_submission, install_bundle, parse_header, small_limits
 
 FIXTURES = sorted(SUBMISSIONS.glob("*.txt"))
+MODES = ["namespace", "setuid"]
+#: World-readable Python (>= 3.10) for the setuid mode's venv: pyenv's live under /root (0700).
+SETUID_PYTHON = "/usr/bin/python3"
+#: Where other copies of the repository may be on this machine (hidden for the setuid run).
+OTHER_COPIES = ["/work", "/root", "/home", "/tmp", "/srv"]
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("class")
-    out = tmp_path_factory.mktemp("grades")
-    for p in FIXTURES:
-        build_submission(p, folder)
-    solutions_before = (REPO / "solutions" / f"{CHAPTER}.py").read_bytes()
+def _grade_namespace(folder, out):
+    """``grade`` in-process, ``--sandbox auto``: namespaces (as root) or a user namespace."""
     code = cli.main([str(folder), "--chapter", CHAPTER, "--out", str(out), "--jobs", "2", "--quiet",
                      "--timeout", "5", "--total-timeout", "90"])
     assert code == 0
+
+
+def _grade_setuid(root: Path, folder: Path, out: Path):
+    """Install the Gradescope bundle under ``root`` and grade ``folder`` as Gradescope would (setuid mode)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("unshare"):
+        pytest.skip("the setuid mode is exercised when the suite runs as root with setpriv and unshare")
+    if not os.path.exists(SETUID_PYTHON):
+        pytest.skip(f"no world-readable {SETUID_PYTHON} for the sandbox user")
+    env = install_bundle(root, SETUID_PYTHON)
+    ag = root / "autograder"
+    subprocess.run(["chmod", "-R", "go-rwx", str(ag / "source")], check=True)  # as run_autograder does
+    hide = " ".join(d for d in OTHER_COPIES if os.path.isdir(d))
+    script = (f"set -e; for d in {hide}; do mount -t tmpfs -o mode=1777,size=256m tmpfs $d; done; "
+              'exec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin "$@"')
+    cmd = ["unshare", "--mount", "--propagation", "private", "--", "bash", "-c", script, "grade-setuid",
+           str(ag / "venv" / "bin" / "python"), "-m", "grader", str(folder), "--chapter", CHAPTER,
+           "--out", str(out), "--jobs", "2", "--quiet", "--timeout", "5", "--total-timeout", "90"]
+    env["PYTHONPATH"] = f"{root / 'public'}:{ag / 'source'}"
+    proc = subprocess.run(cmd, env=env, cwd=root / "public", capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
+@pytest.fixture(scope="module", params=MODES)
+def graded(request, tmp_path_factory):
+    mode = request.param
+    solutions_before = (REPO / "solutions" / f"{CHAPTER}.py").read_bytes()
+    if mode == "namespace":
+        folder = tmp_path_factory.mktemp("class")
+        out = tmp_path_factory.mktemp("grades")
+        for p in FIXTURES:
+            build_submission(p, folder)
+        _grade_namespace(folder, out)
+        root = None
+    else:
+        # Outside /tmp (hidden while grading) and readable by the sandbox user where it must be.
+        root = Path(tempfile.mkdtemp(prefix="grader-setuid-", dir="/var/tmp"))
+        request.addfinalizer(lambda: shutil.rmtree(root, ignore_errors=True))
+        os.chmod(root, 0o755)
+        folder = root / "class"
+        folder.mkdir(mode=0o700)
+        out = root / "grades"
+        for p in FIXTURES:
+            build_submission(p, folder)
+        _grade_setuid(root, folder, out)
     reports = {json.loads(p.read_text())["submission"]: json.loads(p.read_text())
                for p in out.glob("*.json")}
-    return {"out": out, "folder": folder, "reports": reports, "solutions_before": solutions_before}
+    # Not root: the in-process run gets the user-namespace variant of the namespace mode.
+    assert {r["sandbox"] for r in reports.values()} == {mode if os.geteuid() == 0 else "userns"}
+    return {"out": out, "folder": folder, "reports": reports, "solutions_before": solutions_before,
+            "mode": mode, "root": root}
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=[p.stem for p in FIXTURES])
@@ -59,6 +122,9 @@ def test_gradebook_has_one_row_per_file_and_is_not_forged(graded):
 
 def test_solutions_untouched_and_no_fake_results(graded):
     assert (REPO / "solutions" / f"{CHAPTER}.py").read_bytes() == graded["solutions_before"]
+    if graded["root"] is not None:  # the bundle's copy, the one the setuid run could reach
+        bundled = graded["root"] / "autograder" / "source" / "solutions" / f"{CHAPTER}.py"
+        assert bundled.read_bytes() == graded["solutions_before"]
     fake = '"output": "perfect"'
     for folder in (REPO / "solutions", REPO / "grades", REPO, Path("/autograder/results")):
         for stray in ("results.json", "gradebook.csv", "student.json"):
@@ -67,10 +133,21 @@ def test_solutions_untouched_and_no_fake_results(graded):
 
 
 def test_lib_file_leads_nowhere(graded):
+    """Following ``lib.__file__`` leads to a folder that holds ``lib`` and nothing else of the repository.
+
+    In the namespace mode it is the repository with everything but ``lib`` (and
+    the venv, if the environment lives inside the repository) hidden; in the
+    setuid mode (Gradescope) the public copy of ``lib``. Either way no solutions,
+    tests, grader specs or .git; wherever the Python environment lives.
+    """
     report = graded["reports"]["read_solutions_libfile.py"]
     stable = next(e for e in report["exercises"] if e["name"] == "axis_is_stable")
-    # The repository seen from the submission holds only lib and the venv.
-    assert "repo listing: ['.venv', 'lib']" in json.dumps(stable)
+    m = re.search(r"repo listing: (\[[^\]]*\])", stable["feedback"])
+    assert m, stable
+    listing = ast.literal_eval(m.group(1))
+    assert "lib" in listing, listing
+    assert set(listing) <= {"lib", ".venv"}, listing
+    assert report["score"] == 0.0
 
 
 def test_crash_messages_are_clear(graded):

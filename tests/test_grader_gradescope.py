@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from packaging.utils import canonicalize_name
 
 from grader.gradescope import GRADER_FAILED, REQUIREMENTS, make_bundle
 from grader.spec import chapter_names, load_chapter
-from grader_helpers import CHAPTER, REPO
+from grader_helpers import CHAPTER, REPO, install_bundle
 
 
 def _pins_for(python_version: str, path: Path = REQUIREMENTS) -> dict[str, str]:
@@ -107,25 +106,6 @@ def test_bundle_requirements_are_the_one_file(tmp_path):
 def _pyenv(minor: str) -> str | None:
     found = sorted(glob.glob(f"/root/.pyenv/versions/{minor}.*/bin/python{minor}"))
     return found[-1] if found else None
-
-
-def install_bundle(root: Path, python: str, chapter: str = CHAPTER) -> dict:
-    """Unpack the bundle under ``root`` as Gradescope does and run its setup.sh with ``python``.
-
-    Returns the environment that points run_autograder at it.
-    """
-    ag = root / "autograder"
-    (ag / "source").mkdir(parents=True)
-    (ag / "submission").mkdir()
-    with zipfile.ZipFile(make_bundle(load_chapter(chapter), root / "autograder.zip")) as zf:
-        zf.extractall(ag / "source")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    env.update(GRADER_AUTOGRADER_DIR=str(ag), GRADER_PUBLIC_DIR=str(root / "public"), GRADER_PYTHON=python,
-               GRADER_SKIP_APT="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    proc = subprocess.run(["bash", str(ag / "source" / "setup.sh")], env=env, capture_output=True, text=True,
-                          timeout=1200)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return env
 
 
 def run_autograder(env: dict, submission_text: str, name: str) -> dict:
