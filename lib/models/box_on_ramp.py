@@ -458,7 +458,8 @@ class RampRun:
         Velocities ``(omega, xdot, ydot)``, rad/s and m/s.
     f_n, f_t : numpy.ndarray, shape (n, 4)
         Normal and up-slope friction force on each corner over each step, N
-        (mean force: impulse over ``dt`` for the LCP).
+        (mean force: impulse over ``dt`` for the LCP; shape ``(n, 0)`` for a
+        MuJoCo run without forces).
     penetration : float
         Deepest corner penetration below the ramp over the run, m.
     diverged : bool
@@ -737,7 +738,7 @@ def mujoco_xml(box: BoxOnRamp, timestep: float) -> str:
 
 
 def simulate_mujoco(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, timestep: float,
-                    t_end: float) -> RampRun:
+                    t_end: float, *, forces: bool = True) -> RampRun:
     """Step the scene of :func:`mujoco_xml` with MuJoCo's default solver.
 
     Returns the same :class:`RampRun` as :func:`simulate_lcp`; the corner
@@ -754,6 +755,9 @@ def simulate_mujoco(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, timestep: floa
         MuJoCo's time step, s (> 0).
     t_end : float
         Duration, s (> 0).
+    forces : bool, optional
+        Extract the corner forces (the slow part of the loop); without them
+        ``f_n`` and ``f_t`` have shape ``(n, 0)``.
 
     Returns
     -------
@@ -785,7 +789,7 @@ def simulate_mujoco(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, timestep: floa
         state = np.array([qp[2], qp[0], qp[1] + 0.5 * box.height])
         f_n, f_t = np.zeros(4), np.zeros(4)
         c, s = math.cos(state[0]), math.sin(state[0])
-        for i in range(data.ncon):
+        for i in range(data.ncon if forces else 0):
             contact = data.contact[i]
             mujoco.mj_contactForce(model, data, i, wrench)
             frame = contact.frame.reshape(3, 3)
@@ -802,4 +806,7 @@ def simulate_mujoco(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, timestep: floa
         fn.append(f_n)
         ft.append(f_t)
     t = step * np.arange(len(qs))
+    if not forces:
+        empty = np.zeros((steps, 0))
+        return RampRun(t, np.asarray(qs), np.asarray(vs), empty, empty, float(depth), False)
     return _finish(t, qs, vs, fn, ft, depth, False)
