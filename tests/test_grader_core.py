@@ -210,7 +210,8 @@ def test_gradescope_bundle_and_results(tmp_path):
         assert {"setup.sh", "run_autograder", "requirements.txt", f"solutions/{CHAPTER}.py",
                 "grader/cli.py", "grader/runner.py", "lib/__init__.py"} <= names
         assert (zf.getinfo("run_autograder").external_attr >> 16) & 0o111
-        assert "/autograder/results/results.json" in zf.read("run_autograder").decode()
+        run = zf.read("run_autograder").decode()
+        assert 'AG="${GRADER_AUTOGRADER_DIR:-/autograder}"' in run and 'RESULTS="$AG/results/results.json"' in run
     sub = tmp_path / "s.py"
     sub.write_text(SOLUTIONS_TEXT)
     out = tmp_path / "results.json"
