@@ -79,19 +79,23 @@ def main() -> int:
         times: dict[str, float] = {}
         original = core.grade_submission
 
-        def timed(path, o):
+        def timed(path, o, **kw):
             t0 = time.perf_counter()
-            rep = original(path, o)
+            rep = original(path, o, **kw)
             times[Path(path).name] = time.perf_counter() - t0
             return rep
 
         core.grade_submission = timed
         t0 = time.perf_counter()
-        reports = cli.grade_paths(paths, opts, args.jobs)
+        reports = cli.grade_paths(paths, opts, args.jobs, root=folder)
         total = time.perf_counter() - t0
         core.grade_submission = original
         cli.atomic_write(out / "gradebook.csv", cli.gradebook_csv(reports, load_chapter(args.chapter)))
 
+        errors = [r for r in reports if r["status"] == "error"]
+        if errors:
+            print(f"GRADER ERROR in {len(errors)} submission(s): {errors[0]['messages'][:1]}", file=sys.stderr)
+            return 3
         for rep in reports:
             print(f"{rep['submission']:<36} {rep['score']:>5g} / {rep['max_score']:g}   "
                   f"{times[rep['submission']]:.3f} s")
