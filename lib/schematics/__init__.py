@@ -13,6 +13,8 @@ One module per chapter's models:
   touching a wall (chapter 3.12).
 - :mod:`lib.schematics.fingertip`: the two-link fingertip (the contact and
   friction lesson).
+- :mod:`lib.schematics.box_on_ramp`: the box on a ramp of the worked contact
+  scene (chapter 3.12).
 
 The shared style below keeps every schematic in the book alike.
 """
