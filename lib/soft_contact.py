@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from scipy.special import beta as _beta
 
 from ._validation import FloatArray, as_array, nonnegative, positive
-from .errors import ConvergenceError, NonPositiveValueError, OutOfRangeError
+from .errors import ConvergenceError, NonPositiveValueError, OutOfRangeError, ShapeError
 from .integrate import rk4_step
 
 __all__ = [
@@ -41,6 +41,21 @@ __all__ = [
 
 def _state(x: ArrayLike, name: str) -> FloatArray:
     return as_array(np.asarray(x, dtype=float), name, [None] * np.ndim(x))
+
+
+def _state_pair(x: ArrayLike, xdot: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Penetration and rate as arrays of the same shape (a scalar may pair with any shape).
+
+    Mismatched shapes such as (3, 1) and (3,) would broadcast to a silent
+    3 x 3 outer product; they raise :class:`lib.errors.ShapeError` instead.
+    """
+    xx, vv = _state(x, "x"), _state(xdot, "xdot")
+    if xx.ndim and vv.ndim and xx.shape != vv.shape:
+        raise ShapeError(
+            f"x and xdot must have the same shape (or one be a scalar), got {xx.shape} and {vv.shape}"
+        )
+    xx, vv = np.broadcast_arrays(xx, vv)
+    return xx, vv
 
 
 def hertz_stiffness(
@@ -148,7 +163,7 @@ def kelvin_voigt_force(k: float, c: float, x: ArrayLike, xdot: ArrayLike, *, ten
     array([  0.     ,  10.     , -19.99999])
     """
     kk, cc = positive(k, "stiffness k"), nonnegative(c, "damping c")
-    xx, vv = np.broadcast_arrays(_state(x, "x"), _state(xdot, "xdot"))
+    xx, vv = _state_pair(x, xdot)
     force = np.where(xx > 0.0, kk * xx + cc * vv, 0.0)
     return force if tension else np.maximum(force, 0.0)
 
@@ -210,7 +225,7 @@ def hunt_crossley_force(k: float, alpha: float, x: ArrayLike, xdot: ArrayLike) -
     array([0. , 1.3, 0.7])
     """
     kk, aa = positive(k, "stiffness k"), nonnegative(alpha, "alpha")
-    xx, vv = np.broadcast_arrays(_state(x, "x"), _state(xdot, "xdot"))
+    xx, vv = _state_pair(x, xdot)
     return np.maximum(kk * np.maximum(xx, 0.0) ** 1.5 * (1.0 + 1.5 * aa * vv), 0.0)
 
 

@@ -170,3 +170,23 @@ def test_too_large_step_is_reported():
     # dt far beyond the stability limit of a very stiff linear spring
     with pytest.raises(ConvergenceError, match="too large"):
         simulate_collision(lambda x, v: 1e12 * x, 1.0, 1.0, 1e-2, max_time=10.0)
+
+
+@pytest.mark.parametrize("law", [
+    lambda x, v: kelvin_voigt_force(1e3, 10.0, x, v),
+    lambda x, v: hunt_crossley_force(1e6, 0.2, x, v),
+])
+def test_mismatched_state_shapes_are_rejected(law):
+    """(3, 1) and (3,) would broadcast to a silent 3 x 3 outer product."""
+    from lib.errors import ShapeError
+
+    x = np.array([[1e-4], [2e-4], [3e-4]])
+    v = np.array([1.0, 0.5, -0.5])
+    with pytest.raises(ShapeError, match="same shape"):
+        law(x, v)
+    with pytest.raises(ShapeError):
+        law(x.ravel(), v[:2])
+    # equal shapes, and a scalar with any shape, still work elementwise
+    assert law(x, v.reshape(3, 1)).shape == (3, 1)
+    assert law(x.ravel(), 1.0).shape == (3,)
+    assert np.allclose(law(x.ravel(), v), [float(law(a, b)) for a, b in zip(x.ravel(), v)])
