@@ -114,6 +114,8 @@ def lemke(
     max_pivots: int | None = None,
     tie_rtol: float = 1e-9,
     pivot_tol: float = 1e-12,
+    check_rtol: float = 1e-9,
+    retry: bool = True,
 ) -> FloatArray:
     """Solve LCP(M, q) by Lemke's complementary pivoting with a lexicographic ratio test.
 
@@ -139,6 +141,13 @@ def lemke(
     pivot_tol : float, optional
         Entries of the entering column smaller than ``pivot_tol`` times the
         column's largest magnitude (or 1) do not qualify as pivots.
+    check_rtol : float, optional
+        The result is accepted only if its :func:`lcp_residual` is at most
+        ``check_rtol (1 + max|q|) (1 + max|z|)``; otherwise the pivoting is
+        repeated with the tie tolerances 1e-12, 1e-15 and 1e-6.
+    retry : bool, optional
+        With ``False`` only ``tie_rtol`` is tried (a secondary ray or a failed
+        residual check is reported at once).
 
     Returns
     -------
@@ -154,7 +163,8 @@ def lemke(
         method found no solution. For copositive-plus ``M`` this proves the
         LCP infeasible; for other matrices the LCP may still have one.
     ConvergenceError
-        If ``max_pivots`` pivots were made without termination.
+        If ``max_pivots`` pivots were made without termination, or no tie
+        tolerance gave a result that passes the residual check.
 
     Examples
     --------
@@ -172,10 +182,41 @@ def lemke(
         return np.zeros(n)
     positive(tie_rtol, "tie_rtol")
     positive(pivot_tol, "pivot_tol")
+    positive(check_rtol, "check_rtol")
     limit = max(1000, 50 * n) if max_pivots is None else int(max_pivots)
     if limit < 1:
         raise NonPositiveValueError(f"max_pivots must be at least 1, got {max_pivots}")
+    # Every result is verified against the original data. On badly conditioned,
+    # degenerate problems a tie tolerance can merge two ratios that are not equal
+    # and end on an infeasible basis; the pivoting is then repeated with tighter
+    # and looser tie tolerances before giving up.
+    scale = 1.0 + float(np.max(np.abs(q_vec)))
+    worst = np.inf
+    ray: RayTerminationError | None = None
+    tolerances = (tie_rtol, 1e-12, 1e-15, 1e-6) if retry else (tie_rtol,)
+    for rtol in dict.fromkeys(tolerances):
+        try:
+            z = _lemke_pivot(M_mat, q_vec, limit, rtol, pivot_tol)
+        except RayTerminationError as exc:
+            ray = ray or exc
+            continue
+        residual = lcp_residual(M_mat, q_vec, z)
+        if residual <= check_rtol * scale * (1.0 + float(np.max(np.abs(z)))):
+            return z
+        worst = min(worst, residual)
+    if ray is not None and not np.isfinite(worst):
+        raise ray
+    raise ConvergenceError(
+        f"Lemke's method ended, but its result does not solve the LCP (residual "
+        f"{worst:.3g}, tie tolerances {', '.join(f'{t:g}' for t in dict.fromkeys(tolerances))} "
+        "tried): the problem is too badly conditioned for the pivoting in floating point"
+    )
 
+
+def _lemke_pivot(M_mat: FloatArray, q_vec: FloatArray, limit: int, tie_rtol: float,
+                 pivot_tol: float) -> FloatArray:
+    """The pivoting of :func:`lemke` for one tie tolerance (inputs already checked)."""
+    n = q_vec.size
     # Tableau [I | -M | -d | q] for  w - M z - d z0 = q; columns 0..n-1 are w,
     # n..2n-1 are z, 2n is the artificial z0, the last column is the right-hand side.
     art = 2 * n

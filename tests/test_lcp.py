@@ -186,3 +186,28 @@ def test_regularized_lcp_bad_input():
         regularized_lcp(np.eye(2), [1.0, 1.0], [1.0, 0.0])
     with pytest.raises(NonSymmetricError):
         regularized_lcp([[1.0, 1.0], [0.0, 1.0]], [1.0, 1.0], [1.0, 1.0])
+
+
+def test_lemke_verifies_its_result_on_a_degenerate_box_on_ramp_lcp():
+    """Regression: box on a ramp, all four corners in the LCP (16 unknowns),
+    dt = 5 ms, step 3. With tie_rtol = 1e-9 alone the pivoting merged two
+    unequal ratios and returned w[14] = -6.6e-3 without raising."""
+    from lib import contact_lcp as cl
+    from lib.errors import ConvergenceError
+    from lib.models import box_on_ramp as br
+
+    tip = br.box_on_ramp(0.2, 0.4, 1.0, np.radians(30), 1.0)
+    M, F = br.mass_matrix(tip), br.gravity_force(tip)
+    q, v, dt = br.resting_state(tip), np.zeros(3), 0.005
+    for _ in range(4):
+        N, T, phi = br.contact_rows(tip, q)
+        D = np.stack([T, -T], axis=1).reshape(8, 3)
+        v_star = cl.free_velocity(M, v, F, dt)
+        problem = cl.assemble_contact_lcp(M, N, D, np.full(4, 1.0), phi, v_star, dt)
+        z = lemke(problem.A, problem.b)
+        assert lcp_residual(problem.A, problem.b, z) < 1e-12
+        v = cl.solve_contact_lcp(M, N, D, np.full(4, 1.0), phi, v_star, dt).v_plus
+        q = q + dt * v
+    # the single tolerance that failed is reported, not returned
+    with pytest.raises(ConvergenceError, match="does not solve the LCP"):
+        lemke(problem.A, problem.b, tie_rtol=1e-9, retry=False)

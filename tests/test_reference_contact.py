@@ -256,20 +256,36 @@ def test_mujoco_breakaway_pyramidal_versus_elliptic(cone, psi, threshold):
 
 @pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
 def test_mujoco_sliding_deceleration(cone):
+    """Deceleration fitted over the whole slide of a block settled in contact.
+
+    After the velocity is set the block hops: it touches the floor in only
+    about 40 % of the steps, with normal-force spikes near 5 m g, so a short
+    window (e.g. 20-120 ms) catches a biased sample. Over the whole slide the
+    mean normal force is m g and the fitted deceleration is within 0.5 % of
+    mu g (0.998 / 0.996 mu g, pyramidal / elliptic, at dt = 1 ms); the rest is
+    MuJoCo's soft, regularised friction.
+    """
     model = mujoco.MjModel.from_xml_string(SLIDER.format(cone=cone, mu=MU))
     data = mujoco.MjData(model)
-    for _ in range(200):
+    for _ in range(500):  # settle in contact
         mujoco.mj_step(model, data)
     data.qvel[0] = 1.0
-    for _ in range(20):
+    ts, vs, fn, touching = [], [], [], []
+    wrench = np.zeros(6)
+    while data.qvel[0] > 0.1:
         mujoco.mj_step(model, data)
-    v0, t0 = data.qvel[0], data.time
-    for _ in range(100):
-        mujoco.mj_step(model, data)
-    decel = (v0 - data.qvel[0]) / (data.time - t0)
-    # Coulomb: mu g. MuJoCo's regularised (soft) friction measured about 2 %
-    # lower here; 3 % is the tolerance.
-    np.testing.assert_allclose(decel, MU * G_ACC, rtol=0.03)
+        force = 0.0
+        for i in range(data.ncon):
+            mujoco.mj_contactForce(model, data, i, wrench)
+            force += wrench[0]
+        ts.append(data.time)
+        vs.append(data.qvel[0])
+        fn.append(force)
+        touching.append(data.ncon > 0)
+    decel = -np.polyfit(ts, vs, 1)[0]
+    np.testing.assert_allclose(decel, MU * G_ACC, rtol=0.01)
+    np.testing.assert_allclose(np.mean(fn), G_ACC, rtol=0.02)   # 1 kg block
+    assert 0.2 < np.mean(touching) < 0.8                        # it hops
 
 
 BOX = """
