@@ -1,7 +1,7 @@
 """The environment files agree with each other and with what is installed.
 
-- ``environment.yml`` (Binder) pins exactly what ``requirements/book.txt`` pins,
-  plus an explicit list of Binder-only packages, and pins ``python=3.11``.
+- ``environment.yml`` (Binder) pins exactly what ``requirements/book.txt`` and
+  ``requirements/binder.txt`` (the Binder-only front end) pin, and ``python=3.11``.
 - Every dependency in ``pyproject.toml`` is satisfied by its pinned version.
 - The running environment has exactly the pinned versions installed.
 - ``postBuild`` installs the project; ``.ci/run`` runs the command README gives.
@@ -25,10 +25,8 @@ from packaging.version import Version
 
 from conftest import ROOT
 
-#: Packages only the Binder image needs (the live front end); not in book.txt.
-BINDER_ONLY = {"jupyterlab"}
 #: Packages the Binder environment needs so that chapters open and run there.
-BINDER_NEEDS = {"jupytext", "myst-nb", "ipywidgets", "ipykernel"}
+BINDER_NEEDS = {"jupytext", "myst-nb", "ipywidgets", "ipykernel", "jupyterlab", "jupyterlab-myst"}
 
 
 def _pins(path: Path) -> dict[str, str]:
@@ -70,22 +68,26 @@ def _environment_pip_pins() -> dict[str, str]:
 
 
 BOOK_PINS = _pins(ROOT / "requirements" / "book.txt")
+#: Packages only the Binder image needs (the live front end); not in book.txt.
+BINDER_PINS = _pins(ROOT / "requirements" / "binder.txt")
+BINDER_ONLY = set(BINDER_PINS)
 TEST_PINS = _pins(ROOT / "requirements" / "test.txt")
 
 
-def test_environment_yml_pins_the_same_packages_as_book_txt() -> None:
+def test_environment_yml_pins_the_same_packages_as_book_and_binder_txt() -> None:
     env = _environment_pip_pins()
-    extra = sorted(set(env) - set(BOOK_PINS) - BINDER_ONLY)
-    missing = sorted(set(BOOK_PINS) - set(env))
+    wanted = {**BOOK_PINS, **BINDER_PINS}
+    extra = sorted(set(env) - set(wanted))
+    missing = sorted(set(wanted) - set(env))
     different = sorted(
-        f"{name}: environment.yml {env[name]}, book.txt {BOOK_PINS[name]}"
-        for name in set(env) & set(BOOK_PINS)
-        if env[name] != BOOK_PINS[name]
+        f"{name}: environment.yml {env[name]}, requirements {wanted[name]}"
+        for name in set(env) & set(wanted)
+        if env[name] != wanted[name]
     )
     assert not (extra or missing or different), (
-        f"environment.yml pip list and requirements/book.txt disagree:\n"
-        f"  only in environment.yml (add to book.txt, or to BINDER_ONLY here if Binder-only): {extra}\n"
-        f"  only in book.txt: {missing}\n"
+        f"environment.yml pip list and requirements/book.txt + binder.txt disagree:\n"
+        f"  only in environment.yml (add to book.txt, or to binder.txt if Binder-only): {extra}\n"
+        f"  only in book.txt/binder.txt: {missing}\n"
         f"  different versions: {different}"
     )
 
@@ -93,7 +95,9 @@ def test_environment_yml_pins_the_same_packages_as_book_txt() -> None:
 def test_binder_only_packages_are_in_environment_yml() -> None:
     env = _environment_pip_pins()
     stale = sorted(name for name in BINDER_ONLY if canonicalize_name(name) not in env)
-    assert not stale, f"BINDER_ONLY lists packages environment.yml does not have: {stale}"
+    assert not stale, f"requirements/binder.txt lists packages environment.yml does not have: {stale}"
+    # The live front end: JupyterLab with MyST rendering.
+    assert {"jupyterlab", "jupyterlab-myst"} <= BINDER_ONLY, BINDER_ONLY
     # A Binder-only package must not also be a book pin (it would not be Binder-only).
     assert not (BINDER_ONLY & set(BOOK_PINS)), BINDER_ONLY & set(BOOK_PINS)
 
