@@ -206,9 +206,10 @@ def draw_arm_at_wall(q: ArrayLike, lengths: ArrayLike = (0.5, 0.5),
         ax.annotate("", end, tip + 0.8 * size * vec,
                     arrowprops=dict(arrowstyle="-|>", color=colour))
         ax.text(*(end + 0.12 * reach * vec), label, color=colour, fontsize=8,
-                ha="center", va="center")
+                ha="center", va="center",
+                bbox=dict(facecolor="white", edgecolor="none", alpha=0.8, pad=1))
     ax.set_aspect("equal")
-    ax.margins(0.15)
+    ax.margins(0.25)
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
     ax.set_title(f"{normal} wall", fontsize=9)
