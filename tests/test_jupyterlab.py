@@ -299,3 +299,18 @@ def test_relative_link_in_markdown_cell_opens_locally(lab: Lab, page) -> None:
         assert len(page.context.pages) == pages_before, "the link opened a new browser tab"
     finally:
         probe.unlink()
+
+
+# --------------------------------------------------------------------------
+# 4. Idle kernels are culled
+# --------------------------------------------------------------------------
+
+
+def test_binder_configuration_culls_idle_kernels(lab: Lab) -> None:
+    """postBuild's jupyter_server config is read: closed tabs' kernels are culled.
+
+    (The culler starts with the first kernel; this runs after the kernel tests.)"""
+    log = lab.log.read_text()
+    assert "Culling kernels with idle durations > 300 seconds" in log, log[-3000:]
+    # A student's open tab keeps its kernel, however long they read.
+    assert "Culling kernels even with connected clients" not in log
