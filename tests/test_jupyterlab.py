@@ -33,7 +33,8 @@ import pytest
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, VENV_BIN
 
-pytestmark = pytest.mark.browser
+# One JupyterLab server for the module, also under `pytest -n 2 --dist loadgroup`.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("jupyterlab")]
 
 CHAPTERS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "book").rglob("*.md"))
 EXERCISES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "exercises").glob("*.md"))
