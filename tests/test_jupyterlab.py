@@ -145,6 +145,11 @@ def page(lab: Lab, browser) -> Iterator[object]:
 def _open_notebook(page, lab: Lab, path: str) -> None:
     page.goto(lab.tree(path))
     page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell", timeout=30_000)
+    page.wait_for_function(
+        f"() => {{ const w = window.jupyterapp.shell.currentWidget;"
+        f"        return w && w.context && w.context.isReady && w.context.path === {path!r}; }}",
+        timeout=30_000,
+    )
 
 
 def _wait_kernel_idle(page) -> None:
