@@ -324,15 +324,24 @@ def mechanical_energy(q: ArrayLike, qd: ArrayLike, M: ArrayLike, f: ArrayLike) -
     float
         Energy (J).
 
+    Raises
+    ------
+    ShapeError
+        If ``q``, ``qd``, ``M`` or ``f`` is not numeric or their sizes disagree.
+    NonFiniteError
+        If an entry is NaN or infinite.
+    NonSymmetricError
+        If ``M`` is not symmetric.
+
     Examples
     --------
     >>> M, f = rod_mass_matrix([1.0], 1.0)
     >>> round(mechanical_energy([0.0, 2.0, 0.0], [1.0, 0.0, 0.0], M, f), 6)
     20.12
     """
-    qa = as_vector(q, "q", np.shape(M)[0])
+    qa = as_array(q, "q", (None,))
     va = as_vector(qd, "qd", qa.size)
-    Ma = np.asarray(M, dtype=float)
+    Ma = as_symmetric(M, "M", qa.size)
     fa = as_vector(f, "f", qa.size)
     return float(0.5 * va @ Ma @ va - fa @ qa)
 

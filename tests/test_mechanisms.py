@@ -285,3 +285,24 @@ def test_rod_mass_matrix_and_energy():
         rod_mass_matrix([1.0], 1.0, gravity=-1.0)
     with pytest.raises(ShapeError, match="normal"):
         pen_on_line([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], normal=(0.0, 0.0))
+
+
+def test_mechanical_energy_validates_the_mass_matrix():
+    from lib.errors import NonFiniteError, NonSymmetricError
+
+    M, f = rod_mass_matrix([1.0], 1.0)
+    q, qd = [0.0, 2.0, 0.0], [1.0, 0.0, 0.0]
+    bad = np.array(M, dtype=float)
+    bad[0, 0] = np.nan
+    with pytest.raises(NonFiniteError, match="M contains NaN"):
+        mechanical_energy(q, qd, bad, f)
+    with pytest.raises(ShapeError, match="M must be a numeric array"):
+        mechanical_energy(q, qd, "not a matrix", f)
+    with pytest.raises(ShapeError, match=r"M must have shape \(3, 3\)"):
+        mechanical_energy(q, qd, np.eye(2), f)
+    skew = np.array(M, dtype=float)
+    skew[0, 1] = 1.0
+    with pytest.raises(NonSymmetricError, match="M must be symmetric"):
+        mechanical_energy(q, qd, skew, f)
+    with pytest.raises(NonFiniteError, match="q contains NaN"):
+        mechanical_energy([np.nan, 0.0, 0.0], qd, M, f)
