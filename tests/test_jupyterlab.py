@@ -184,6 +184,9 @@ def test_lab_extensions_load_and_myst_roles_render(lab: Lab, page) -> None:
     ]
     # The server's /api/... 404 for a missing workspace or the news feed are not ours.
     errors = [e for e in errors if "Failed to load resource" not in e]
+    # jupyterlab-myst resolves {ref} targets inside the open notebook only; a link
+    # to another chapter's section logs this and renders as plain text.
+    errors = [e for e in errors if "Cross reference target was not found" not in e]
     assert not errors, "console errors in JupyterLab:\n" + "\n".join(errors)
     # jupytext's factory and the myst renderer are both registered.
     factories = page.evaluate(
