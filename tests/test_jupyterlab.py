@@ -288,26 +288,24 @@ def test_jupytext_round_trip_is_byte_identical(lab: Lab, path: str, tmp_path: Pa
 # --------------------------------------------------------------------------
 
 
-def test_relative_link_in_markdown_cell_opens_locally(lab: Lab, page) -> None:
-    probe = lab.root / "book" / "dynamics" / "_link_probe.md"
-    probe.write_text(
-        "---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
-        "kernelspec:\n  display_name: Python 3 (ipykernel)\n  language: python\n  name: python3\n---\n\n"
-        "# Link probe\n\nOpen [the exercises](../../exercises/constrained_dynamics.md).\n"
+def test_chapter_link_to_its_exercises_opens_locally(lab: Lab, page) -> None:
+    """The chapter's own link to its exercise notebook opens the file in this lab.
+
+    In the HTML book the same Markdown link becomes the web and Binder links
+    (book/_ext/repo_links.py); inside a running Binder a Binder link would start
+    a second server, so the source links the file relatively.
+    """
+    _open_notebook(page, lab, CHAPTER)
+    link = page.locator(".jp-MarkdownCell .myst a", has_text=EXERCISE).first
+    link.wait_for(state="attached", timeout=30_000)
+    pages_before = len(page.context.pages)
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_function(
+        f"() => window.jupyterapp.shell.currentWidget?.context?.path === {EXERCISE!r}",
+        timeout=30_000,
     )
-    try:
-        _open_notebook(page, lab, "book/dynamics/_link_probe.md")
-        link = page.locator(".jp-MarkdownCell .myst a", has_text="the exercises").first
-        link.wait_for(timeout=20_000)
-        pages_before = len(page.context.pages)
-        link.click()
-        page.wait_for_function(
-            "() => window.jupyterapp.shell.currentWidget?.context?.path === 'exercises/constrained_dynamics.md'",
-            timeout=30_000,
-        )
-        assert len(page.context.pages) == pages_before, "the link opened a new browser tab"
-    finally:
-        probe.unlink()
+    assert len(page.context.pages) == pages_before, "the link opened a new browser tab"
 
 
 # --------------------------------------------------------------------------
