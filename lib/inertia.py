@@ -88,11 +88,11 @@ def _margins_from_moments(moments: FloatArray) -> FloatArray:
 
 
 def triangle_inequality_margins(inertia: ArrayLike) -> FloatArray:
-    """Margins ``lambda_j + lambda_k - lambda_i`` of the triangle inequality.
+    """Margins ``I_j + I_k - I_i`` of the triangle inequality.
 
-    With the principal moments sorted ascending, ``lambda_1 <= lambda_2 <=
-    lambda_3``, the three margins are ``(lambda_2 + lambda_3 - lambda_1,
-    lambda_1 + lambda_3 - lambda_2, lambda_1 + lambda_2 - lambda_3)``, in
+    With the principal moments sorted ascending, ``I_1 <= I_2 <=
+    I_3``, the three margins are ``(I_2 + I_3 - I_1,
+    I_1 + I_3 - I_2, I_1 + I_2 - I_3)``, in
     descending order; a real body has all three >= 0, so the last one decides.
     Each margin is twice the second moment ``int rho x_i^2 dV`` along
     principal axis ``i``. Explained in :ref:`sec-rb-consistency`.
@@ -127,7 +127,7 @@ def is_physically_consistent(inertia: ArrayLike, rtol: float = PHYSICAL_RTOL) ->
     """Whether an inertia about the COM can belong to a real mass distribution.
 
     True when all principal moments satisfy the triangle inequality
-    ``lambda_i + lambda_j >= lambda_k`` (which also implies ``lambda_i >= 0``)
+    ``I_i + I_j >= I_k`` (which also implies ``I_i >= 0``)
     to within ``rtol * tr(I)``. The triangle inequality is necessary and
     sufficient: six point masses realise any such moments
     (:func:`six_point_masses`). Explained in :ref:`sec-rb-consistency`.
@@ -219,7 +219,7 @@ def check_physical_inertia(
     margin = float(moments[0] + moments[1] - moments[2])
     if margin < -tol:
         raise NonPhysicalInertiaError(
-            f"{name} violates the triangle inequality lambda_1 + lambda_2 >= lambda_3 of its "
+            f"{name} violates the triangle inequality I_1 + I_2 >= I_3 of its "
             f"principal moments: {moments[0]:.6g} + {moments[1]:.6g} < {moments[2]:.6g} "
             f"(margin {margin:.3g} kg m^2); no mass distribution has this inertia, even though "
             "the matrix may be positive definite"
@@ -230,7 +230,7 @@ def check_physical_inertia(
 def second_moment_from_inertia(inertia: ArrayLike) -> FloatArray:
     """Second moment ``Sigma = int rho x x^T dV = tr(I)/2 E - I``.
 
-    Its eigenvalues are ``(lambda_j + lambda_k - lambda_i) / 2``: half the
+    Its eigenvalues are ``(I_j + I_k - I_i) / 2``: half the
     triangle-inequality margins (:func:`triangle_inequality_margins`), so a
     real body has ``Sigma >= 0``. The inverse map is ``I = tr(Sigma) E -
     Sigma``. Explained in :ref:`sec-rb-consistency`.
@@ -262,12 +262,12 @@ def second_moment_from_inertia(inertia: ArrayLike) -> FloatArray:
 
 
 def pseudo_inertia(mass: float, com: ArrayLike, inertia_com: ArrayLike) -> FloatArray:
-    """Pseudo-inertia ``J = [[Sigma_O, m c], [m c^T, m]]`` (4x4).
+    """Pseudo-inertia ``Pi = [[Sigma_O, m c], [m c^T, m]]`` (4x4).
 
-    ``J = int rho [x; 1][x; 1]^T dV`` about the frame origin ``O``, with
+    ``Pi = int rho [x; 1][x; 1]^T dV`` about the frame origin ``O``, with
     ``Sigma_O = tr(I_O)/2 E - I_O`` and ``I_O`` from the parallel-axis
-    theorem. ``J >= 0`` is necessary for a real body. The inertia is not
-    checked for consistency here, so that ``J`` of a non-physical inertia can
+    theorem. ``Pi >= 0`` is necessary for a real body. The inertia is not
+    checked for consistency here, so that ``Pi`` of a non-physical inertia can
     be inspected. Explained in :ref:`sec-rb-consistency`.
 
     Parameters
@@ -282,7 +282,7 @@ def pseudo_inertia(mass: float, com: ArrayLike, inertia_com: ArrayLike) -> Float
     Returns
     -------
     numpy.ndarray, shape (4, 4)
-        ``J``; units kg m^2 (top-left), kg m (column), kg (corner).
+        ``Pi``; units kg m^2 (top-left), kg m (column), kg (corner).
 
     Raises
     ------
@@ -293,8 +293,8 @@ def pseudo_inertia(mass: float, com: ArrayLike, inertia_com: ArrayLike) -> Float
     --------
     >>> import numpy as np
     >>> from lib.inertia import pseudo_inertia
-    >>> J = pseudo_inertia(2.0, [0.0, 0.0, 0.1], np.diag([0.02, 0.02, 0.01]))
-    >>> print(np.round(J, 6))
+    >>> Pi = pseudo_inertia(2.0, [0.0, 0.0, 0.1], np.diag([0.02, 0.02, 0.01]))
+    >>> print(np.round(Pi, 6))
     [[0.005 0.    0.    0.   ]
      [0.    0.005 0.    0.   ]
      [0.    0.    0.035 0.2  ]
@@ -316,10 +316,10 @@ def six_point_masses(
 ) -> tuple[FloatArray, FloatArray]:
     """Six point masses on the principal axes with given mass and moments.
 
-    With ``s_i = (lambda_j + lambda_k - lambda_i) / 2 >= 0`` (the triangle
-    inequality) and ``d = sqrt(sum(lambda) / (2 m))``, masses ``s_i / (2
+    With ``s_i = (I_j + I_k - I_i) / 2 >= 0`` (the triangle
+    inequality) and ``d = sqrt((I_1 + I_2 + I_3) / (2 m))``, masses ``s_i / (2
     d^2)`` at ``+-d e_i`` have total mass ``m``, centre of mass at the origin
-    and principal moments ``lambda`` about it. This proves that the triangle
+    and principal moments ``I_1, I_2, I_3`` about it. This proves that the triangle
     inequality is sufficient. A mass is zero where ``s_i = 0``. Explained in
     :ref:`sec-rb-consistency`.
 
@@ -328,7 +328,7 @@ def six_point_masses(
     mass : float
         Total mass, kg, > 0.
     principal_moments : array_like, shape (3,)
-        Principal moments ``lambda`` about the COM, kg m^2 (any order), not all zero.
+        Principal moments ``I_1, I_2, I_3`` about the COM, kg m^2 (any order), not all zero.
 
     Returns
     -------

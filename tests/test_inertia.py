@@ -233,7 +233,7 @@ def test_diag_113_is_positive_definite_but_not_physical():
     I = np.diag([1.0, 1.0, 3.0])
     assert np.all(np.linalg.eigvalsh(I) > 0)
     assert not is_physically_consistent(I)
-    with pytest.raises(NonPhysicalInertiaError, match=r"lambda_1 \+ lambda_2 >= lambda_3"):
+    with pytest.raises(NonPhysicalInertiaError, match=r"I_1 \+ I_2 >= I_3"):
         check_physical_inertia(I)
     # its pseudo-inertia is indefinite: Sigma = diag(1.5, 1.5, -0.5)
     J = pseudo_inertia(1.0, np.zeros(3), I)
