@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import threading
 import time
@@ -161,9 +162,129 @@ def read_limited(path, root=None, limit: int | None = None) -> bytes:
     return b"".join(chunks)
 
 
-def read_submission(path: Path, root=None) -> tuple[list[list], str]:
-    """Code cells ``[[number, source], ...]`` (numbered 1, 2, ... in file order) and module name.
+#: Longest exercise heading quoted in a cell's name.
+MAX_HEADING = 60
 
+
+def heading_of(markdown: str) -> str | None:
+    """The last Markdown heading in ``markdown``, shortened for a cell's name.
+
+    ``## Exercise 3.1.2 · `body_wrench` · 2 points`` gives ``Exercise 3.1.2``
+    (the part before the first ``·``); any other heading its text.
+    """
+    found = None
+    for line in markdown.splitlines():
+        m = re.match(r"\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m and m.group(1).strip():
+            found = m.group(1)
+    if found is None:
+        return None
+    text = found.split("\u00b7")[0].replace("`", "").strip() or found.strip()
+    text = "".join(ch if ch.isprintable() else " " for ch in text).replace('"', "'")
+    return text if len(text) <= MAX_HEADING else text[: MAX_HEADING - 3] + "..."
+
+
+def cell_label(number: int, heading: str | None) -> str:
+    """How feedback names a cell: ``cell 5 under "Exercise 3.1.1"`` (all cells counted, from 1)."""
+    return f'cell {number} under "{heading}"' if heading else f"cell {number}"
+
+
+def _percent_cells(text: str) -> list[tuple[str, str]]:
+    """[(cell type, source)] of a percent-format ``.py``: one cell per ``# %%`` block.
+
+    Text before the first marker is a cell of its own when it is not blank
+    (as jupytext shows it; its ``# ---`` header is metadata); ``# %% [markdown]`` blocks are Markdown cells
+    (their ``# `` comment prefix removed).
+    """
+    cells, kind, current = [], "code", []
+
+    def close():
+        src = "\n".join(current)
+        if kind == "markdown":
+            src = "\n".join(re.sub(r"^# ?", "", line) for line in current)
+        cells.append((kind, src))
+
+    lines = text.splitlines()
+    if lines and lines[0].rstrip() == "# ---" and "# ---" in (x.rstrip() for x in lines[1:]):
+        # jupytext's header (metadata, not a cell)
+        end = next(i for i, x in enumerate(lines) if i > 0 and x.rstrip() == "# ---")
+        lines = lines[end + 1:]
+    first = True
+    for line in lines:
+        if line.startswith("# %%"):
+            if not first or "\n".join(current).strip():
+                close()
+            first = False
+            kind = "markdown" if re.match(r"# %%.*\[(markdown|md)\]", line) else "code"
+            current = []
+        else:
+            current.append(line)
+    if not first or "\n".join(current).strip():
+        close()
+    return cells
+
+
+def notebook_cells(text: str, suffix: str) -> list[tuple[str, str]]:
+    """Every cell of a submission, in order, as the student sees it: [(cell type, source)].
+
+    Raises :class:`SubmissionError` (the message is for the student).
+    """
+    if suffix == ".ipynb":
+        try:
+            nb = json.loads(text)
+        except ValueError as exc:
+            raise SubmissionError(f"the notebook is not valid JSON ({exc}); re-download it from Jupyter") from None
+        cells = nb.get("cells") if isinstance(nb, dict) else None
+        if not isinstance(cells, list):
+            raise SubmissionError("the notebook has no list of cells (is it an .ipynb file?)")
+        out = []
+        for cell in cells:
+            kind = cell.get("cell_type") if isinstance(cell, dict) else None
+            src = cell.get("source", "") if isinstance(cell, dict) else ""
+            if isinstance(src, list):
+                src = "".join(s for s in src if isinstance(s, str))
+            out.append((kind if isinstance(kind, str) else "unknown", src if isinstance(src, str) else ""))
+        return out
+    if suffix == ".md":
+        try:
+            import jupytext
+
+            nb = jupytext.reads(text, fmt="md:myst")
+            cells = [(c.cell_type, c.source) for c in nb.cells]
+            if not any(kind == "code" for kind, _ in cells):
+                # plain Markdown with ```python fences instead of {code-cell}
+                nb = jupytext.reads(text, fmt="md")
+                cells = [(c.cell_type, c.source) for c in nb.cells]
+        except Exception as exc:  # jupytext only parses text
+            raise SubmissionError(f"the MyST notebook could not be read: {exc}") from None
+        return cells
+    if any(line.startswith("# %%") for line in text.splitlines()):
+        return _percent_cells(text)
+    return [("code", text)]
+
+
+def labelled_code_cells(cells: list[tuple[str, str]]) -> list[list]:
+    """``[[number, source, label], ...]`` for the code cells of :func:`notebook_cells`.
+
+    ``number`` counts every cell (Markdown included) from 1, as JupyterLab
+    lists them; ``label`` adds the heading above the cell (:func:`cell_label`).
+    """
+    out, heading = [], None
+    for number, (kind, src) in enumerate(cells, start=1):
+        if kind == "markdown":
+            heading = heading_of(src) or heading
+        elif kind == "code":
+            out.append([number, src, cell_label(number, heading)])
+    return out
+
+
+def read_submission(path: Path, root=None) -> tuple[list[list], str]:
+    """Code cells ``[[number, source, label], ...]`` and the module name to run them as.
+
+    Cells are numbered as the student sees them: every cell of the notebook
+    (Markdown included) from 1; in a ``.py`` file every ``# %%`` block (a
+    file without markers is one cell). ``label`` names the cell with the
+    heading above it, e.g. ``cell 5 under "Exercise 3.1.1"``.
     ``root``: the graded folder; no folder between it and the file may be a link.
     """
     path = Path(path)
@@ -177,52 +298,9 @@ def read_submission(path: Path, root=None) -> tuple[list[list], str]:
         if suffix == ".ipynb" or b"\x00" in raw:
             raise SubmissionError("the file is not UTF-8 text") from None
         text = raw.decode("latin-1")  # an editor's legacy encoding: keep going
-    if suffix == ".ipynb":
-        try:
-            nb = json.loads(text)
-        except ValueError as exc:
-            raise SubmissionError(f"the notebook is not valid JSON ({exc}); re-download it from Jupyter") from None
-        cells = nb.get("cells") if isinstance(nb, dict) else None
-        if not isinstance(cells, list):
-            raise SubmissionError("the notebook has no list of cells (is it an .ipynb file?)")
-        sources = []
-        for cell in cells:
-            if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-                continue
-            src = cell.get("source", "")
-            if isinstance(src, list):
-                src = "".join(s for s in src if isinstance(s, str))
-            if not isinstance(src, str):
-                continue
-            sources.append(src)
-        module = "__main__"
-    elif suffix == ".md":
-        try:
-            import jupytext
-
-            nb = jupytext.reads(text, fmt="md:myst")
-            sources = [c.source for c in nb.cells if c.cell_type == "code"]
-            if not sources:  # plain Markdown with ```python fences instead of {code-cell}
-                nb = jupytext.reads(text, fmt="md")
-                sources = [c.source for c in nb.cells if c.cell_type == "code"]
-        except Exception as exc:  # jupytext only parses text
-            raise SubmissionError(f"the MyST notebook could not be read: {exc}") from None
-        module = "__main__"
-    else:
-        if any(line.startswith("# %%") for line in text.splitlines()):
-            sources, current = [], []
-            for line in text.splitlines():
-                if line.startswith("# %%"):
-                    sources.append("\n".join(current))
-                    current = []
-                else:
-                    current.append(line)
-            sources.append("\n".join(current))
-            sources = [s for s in sources if s.strip()]
-        else:
-            sources = [text]
-        module = "submission"
-    return [[i + 1, _clean(s)] for i, s in enumerate(sources)], module
+    cells = labelled_code_cells(notebook_cells(text, suffix))
+    module = "submission" if suffix == ".py" else "__main__"
+    return [[number, _clean(src), label] for number, src, label in cells], module
 
 
 # --------------------------------------------------------------------------
@@ -319,6 +397,15 @@ def grader_error_message(outcome: sandbox.ChildOutcome, mode) -> str:
             f"did not start ({mode} sandbox): {why}. To fix: {fix}; then grade this submission again.")
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _cell_note(label: str, err: str) -> str:
+    """A note about a cell that failed: its message names the cell already, or gets the name."""
+    return _capital(err) if err.startswith(label) else f"{_capital(label)}: {err}"
+
+
 def _crash_message(outcome: sandbox.ChildOutcome, what: str, limits: sandbox.Limits) -> str:
     if outcome.status == "timeout":
         return f"{what} did not finish within the time limit (infinite loop or far too slow?)"
@@ -364,7 +451,7 @@ def grade_submission(path, opts: GradeOptions, root=None) -> dict:
         report["messages"].append(f"The submission could not be read: {exc}")
         cells, module = None, None
 
-    if cells is not None and not any(src.strip() for _, src in cells):
+    if cells is not None and not any(c[1].strip() for c in cells):
         report["messages"].append("The submission has no code (no code cells found).")
     if cells is not None:
         mode = sandbox.detect_mode(opts.sandbox)
@@ -390,6 +477,7 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
     timeouts = timeouts or {}
     deadline = time.monotonic() + limits.total_timeout
     skip: dict[int, str] = {}
+    labels = {c[0]: c[2] for c in cells}
     start = 0
     outputs = []
     attempts = 0
@@ -418,7 +506,7 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
             if ev == "cell_done":
                 i, err = msg.get("i"), msg.get("error")
                 if isinstance(i, int) and isinstance(err, str):
-                    note = f"Cell {i}: {err[:400]}"
+                    note = _cell_note(labels.get(i, f"cell {i}"), err[:400])
                     if note not in report["messages"]:
                         report["messages"].append(note)
                 return limits.cell_timeout
@@ -444,9 +532,10 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
         phase = outcome.phase
         if phase[0] == "cell" and isinstance(phase[1], int):
             i = phase[1]
-            msg = _crash_message(outcome, f"cell {i}", limits)
+            label = labels.get(i, f"cell {i}")
+            msg = _crash_message(outcome, label, limits)
             skip[i] = msg
-            report["messages"].append(f"Cell {i} was skipped: {msg}.")
+            report["messages"].append(f"{_capital(label)} was skipped: {msg}.")
             continue
         if phase[0] == "exercise" and isinstance(phase[1], int):
             k = phase[1]

@@ -43,21 +43,34 @@ def _short(text, limit=MAX_MESSAGE):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _where(exc):
-    """'(cell 4, line 3)' for the innermost frame that is student code, or ''."""
+def _where(exc, cells=None):
+    """' (cell 5 under "Exercise 3.1.1", line 3)' for the innermost frame of student code, or ''.
+
+    The grader's child compiles each cell with its label as file name
+    (``<cell 5 under "Exercise 3.1.1">``); ``cells`` (the inline check in a
+    kernel) maps any other file name to such a label, or to None.
+    """
     tb = exc.__traceback__
     where = ""
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
+        label = None
         if name.startswith("<cell "):
-            where = f" ({name[1:-1]}, line {tb.tb_lineno})"
+            label = name[1:-1]
+        elif cells is not None:
+            try:
+                label = cells(name)
+            except Exception:
+                label = None
+        if label:
+            where = f" ({label}, line {tb.tb_lineno})"
         tb = tb.tb_next
     return where
 
 
-def describe_exception(exc, call=""):
+def describe_exception(exc, call="", cells=None):
     """A one-line message a student understands for an exception raised by their code."""
-    where = _where(exc)
+    where = _where(exc, cells)
     if isinstance(exc, NotImplementedError):
         return f"{call} raised NotImplementedError{where}: this exercise is not done yet"
     if isinstance(exc, SystemExit):
@@ -207,7 +220,7 @@ def evaluate_expression(value, symbols, points, shape=None):
     return results
 
 
-def run_exercise(ex, namespace):
+def run_exercise(ex, namespace, cells=None):
     """Run one exercise against the names defined in ``namespace``.
 
     ``ex`` is the plain description the parent sends: ``name``, ``kind``
@@ -215,6 +228,7 @@ def run_exercise(ex, namespace):
     function, ``symbols``, ``points`` and ``shape`` for an expression.
     Returns ``{"cases": [{"ok": True, "value": ...} | {"ok": False,
     "error": ...}], "render": str | None, "missing": str | None}``.
+    ``cells``: names the cell of a traceback's file name (see :func:`_where`).
     """
     name = ex["name"]
     ncases = len(ex["cases"]) if ex["kind"] == "function" else len(ex["points"])
@@ -238,14 +252,14 @@ def run_exercise(ex, namespace):
             if os.getpid() != pid:  # a process forked by the answer: stop here
                 os._exit(0)
             if isinstance(value, BaseException):
-                out.append({"ok": False, "error": describe_exception(value, call)})
+                out.append({"ok": False, "error": describe_exception(value, call, cells)})
                 continue
             try:
                 out.append({"ok": True, "value": to_plain(value)})
             except AnswerError as exc:
                 out.append({"ok": False, "error": f"{call} {exc}"})
             except BaseException as exc:
-                out.append({"ok": False, "error": describe_exception(exc, f"converting the result of {call}")})
+                out.append({"ok": False, "error": describe_exception(exc, f"converting the result of {call}", cells)})
         return {"cases": out, "render": None, "missing": None}
     # expression
     rendered = render(obj)
@@ -255,7 +269,7 @@ def run_exercise(ex, namespace):
         msg = f"`{name}` {exc}"
         return {"cases": [{"ok": False, "error": msg}] * ncases, "render": rendered, "missing": None}
     except BaseException as exc:
-        msg = describe_exception(exc, f"evaluating `{name}`")
+        msg = describe_exception(exc, f"evaluating `{name}`", cells)
         return {"cases": [{"ok": False, "error": msg}] * ncases, "render": rendered, "missing": None}
     return {"cases": [{"ok": True, "value": v} for v in values], "render": rendered, "missing": None}
 
@@ -360,20 +374,20 @@ def child_main(result_fd):
     exercises = payload["exercises"]
     del payload
     send({"ev": "ready"})
-    for index, source in cells:
+    for index, source, label in cells:
         send({"ev": "cell", "i": index})
         error = None
         try:
-            code = compile(source, f"<cell {index}>", "exec")
+            code = compile(source, f"<{label}>", "exec")
         except SyntaxError as exc:
-            error = f"cell {index} has a syntax error (line {exc.lineno}): {short(exc.msg, 200)}"
+            error = f"{label} has a syntax error (line {exc.lineno}): {short(exc.msg, 200)}"
         except BaseException as exc:
-            error = f"cell {index} could not be compiled: {describe(exc)}"
+            error = f"{label} could not be compiled: {describe(exc)}"
         else:
             try:
                 exec(code, namespace)
             except BaseException as exc:
-                error = describe(exc, f"cell {index}")
+                error = describe(exc, label)
             if getpid() != main_pid:
                 exit_now(0)
         send({"ev": "cell_done", "i": index, "error": error})

@@ -1,0 +1,111 @@
+"""Issue 11: feedback names a cell the way the student sees it, in every format.
+
+Cells are counted as JupyterLab lists them -- every cell, Markdown included,
+from 1 -- and named with the heading above them (``cell 5 under "Exercise
+3.1.1"``). The same notebook as ``.ipynb``, MyST ``.md`` and percent-format
+``.py`` gives the same names, and the student's inline check in a kernel
+names the failing cell exactly as the instructor's grader does.
+"""
+
+from __future__ import annotations
+
+import json
+
+import jupytext
+import nbformat
+import pytest
+
+from grader import core
+from grader_helpers import CHAPTER, small_limits
+
+HEADING = "## Exercise 3.1.1 · `inertia_about_origin` · 2 points · partial credit per case"
+
+#: (cell type, source); the failing function is cell 6, the cell that raises at top level cell 8.
+CELLS = [
+    ("markdown", "# 3.1 Rigid-body dynamics: checkpoint exercises"),
+    ("code", 'from grader.inline import checker\n\ncheck = checker("rigid_body_dynamics")'),
+    ("markdown", "Some words before the first exercise."),
+    ("markdown", HEADING),
+    ("markdown", "Compute the inertia about the origin."),
+    ("code", "def inertia_about_origin(masses, points):\n    total = sum(masses)\n"
+             "    raise ValueError(f'not yet {total:g}')"),
+    ("code", 'check("inertia_about_origin", inertia_about_origin)'),
+    ("code", "x = 1\n1 / 0"),
+]
+FAIL_LABEL = 'cell 6 under "Exercise 3.1.1"'
+WHERE = f"({FAIL_LABEL}, line 3)"
+TOP_LEVEL = 'Cell 8 under "Exercise 3.1.1" raised ZeroDivisionError (cell 8 under "Exercise 3.1.1", line 2)'
+
+
+def _notebook():
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for kind, src in CELLS:
+        nb.cells.append(nbformat.v4.new_markdown_cell(src) if kind == "markdown" else nbformat.v4.new_code_cell(src))
+    return nb
+
+
+def _write(folder, suffix):
+    path = folder / f"student{suffix}"
+    if suffix == ".ipynb":
+        nbformat.write(_notebook(), path)
+    elif suffix == ".md":
+        path.write_text(jupytext.writes(_notebook(), fmt="md:myst"))
+    else:
+        path.write_text(jupytext.writes(_notebook(), fmt="py:percent"))
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".ipynb", ".md", ".py"])
+def test_cells_are_numbered_as_jupyterlab_shows_them_with_their_heading(tmp_path, suffix):
+    path = _write(tmp_path, suffix)
+    cells, _ = core.read_submission(path)
+    assert [(n, label) for n, _, label in cells] == [
+        (2, "cell 2 under \"3.1 Rigid-body dynamics: checkpoint exercises\""),
+        (6, FAIL_LABEL), (7, 'cell 7 under "Exercise 3.1.1"'), (8, 'cell 8 under "Exercise 3.1.1"')]
+    report = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
+    assert report["status"] == "graded" and report["score"] == 0.0
+    first = report["exercises"][0]
+    assert first["name"] == "inertia_about_origin"
+    assert f"raised ValueError {WHERE}: not yet" in first["feedback"], first
+    assert all(WHERE in c["message"] for c in first["cases"]), first
+    assert any(m.startswith(TOP_LEVEL) for m in report["messages"]), report["messages"]
+
+
+def test_a_percent_file_counts_every_block_and_a_plain_file_is_one_cell(tmp_path):
+    path = tmp_path / "hw.py"
+    path.write_text("import numpy as np\n# %% [markdown]\n# ## Exercise 3.1.2 · `body_wrench` · 2 points\n"
+                    "# %%\n\n# %%\ndef f():\n    pass\n")
+    cells, module = core.read_submission(path)
+    assert [(n, label) for n, _, label in cells] == [
+        (1, "cell 1"), (3, 'cell 3 under "Exercise 3.1.2"'), (4, 'cell 4 under "Exercise 3.1.2"')]
+    assert module == "submission"
+    path.write_text("import numpy as np\nx = 1\n")
+    assert [(n, label) for n, _, label in core.read_submission(path)[0]] == [(1, "cell 1")]
+
+
+@pytest.mark.parametrize("suffix", [".ipynb", ".md"])
+def test_inline_check_names_the_cell_as_the_grader_does(tmp_path, monkeypatch, suffix):
+    """The check cell, run in a kernel that knows its notebook (JupyterLab sets JPY_SESSION_NAME)."""
+    import nbclient
+
+    path = _write(tmp_path, suffix)
+    graded = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
+    grader_says = graded["exercises"][0]["cases"][0]["message"]
+    assert WHERE in grader_says
+    monkeypatch.setenv("JPY_SESSION_NAME", str(path))
+    nb = _notebook()
+    nb.cells[-1].source = "pass"  # the last cell would stop the run
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for o in nb.cells[6].outputs)
+    assert f"raised ValueError {WHERE}: not yet" in printed, printed
+    # Edited after the last save: the cell is not in the file; named by its execution count.
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "elsewhere.ipynb"))
+    nb = _notebook()
+    nb.cells[-1].source = "pass"
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for o in nb.cells[6].outputs)
+    assert "raised ValueError (the cell run as [2], line 3): not yet" in printed, printed
+    json.dumps(printed)
