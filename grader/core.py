@@ -72,13 +72,61 @@ def scrub(value):
 # Reading submissions (text only; nothing is executed here)
 # --------------------------------------------------------------------------
 
+def _scan(line: str, state: dict) -> None:
+    """Advance ``state`` (bracket depth, open string, backslash continuation) over one line."""
+    i, n = 0, len(line)
+    state["continued"] = False
+    while i < n:
+        quote = state["quote"]
+        if quote:
+            if line.startswith(quote, i):
+                state["quote"] = None
+                i += len(quote)
+            elif line[i] == "\\":
+                i += 2
+            else:
+                i += 1
+            continue
+        ch = line[i]
+        if ch == "#":
+            break
+        if ch in "\"'":
+            q = line[i:i + 3] if line[i:i + 3] in ('"""', "\'\'\'") else ch
+            state["quote"] = q
+            i += len(q)
+            continue
+        if ch in "([{":
+            state["depth"] += 1
+        elif ch in ")]}":
+            state["depth"] = max(0, state["depth"] - 1)
+        elif ch == "\\" and i == n - 1:
+            state["continued"] = True
+        i += 1
+    if state["quote"] in ("'", '"'):
+        if line.endswith("\\"):
+            state["continued"] = True
+        else:
+            state["quote"] = None  # an unterminated string ends with its line
+
+
 def _clean(source: str) -> str:
-    """Comment out IPython magics and shell escapes (they are not Python)."""
+    """Comment out IPython magics and shell escapes (they are not Python), as IPython finds them.
+
+    Only a line that *starts a statement* and begins with ``%`` or ``!`` is a
+    magic: never a continuation line inside brackets, after a backslash or
+    inside a triple-quoted string, so PEP 8's "break before the operator"
+    (``(a`` / ``!= b)``, ``[(k + 1)`` / ``% 3]``) stays code.
+    """
     lines = []
+    state = {"depth": 0, "quote": None, "continued": False}
     for line in source.splitlines():
         stripped = line.lstrip()
-        if stripped.startswith(("%", "!")):
+        starts_statement = state["depth"] == 0 and state["quote"] is None and not state["continued"]
+        if starts_statement and stripped.startswith(("%", "!")):
             line = line[: len(line) - len(stripped)] + "pass  # notebook magic removed: " + stripped[:60]
+            state["continued"] = False
+        else:
+            _scan(line, state)
         lines.append(line)
     return "\n".join(lines) + "\n"
 
