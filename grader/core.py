@@ -459,6 +459,9 @@ def _crash_message(outcome: sandbox.ChildOutcome, what: str, limits: sandbox.Lim
         return f"{what} did not finish within the time limit (infinite loop or far too slow?)"
     if outcome.status == "too_much_data":
         return f"{what} sent far too much data back (the result is too large)"
+    if outcome.status == "protocol":
+        return (f"{what} interfered with the grader's channel: it sent {outcome.detail} "
+                "(only the grader's runner may write there)")
     if outcome.status == "failed_to_start":
         return f"the grader could not start Python for {what}: {outcome.detail}"
     code = outcome.returncode
@@ -520,54 +523,122 @@ def grade_submission(path, opts: GradeOptions, root=None) -> dict:
     return scrub(report)
 
 
+class _Protocol:
+    """The trusted side's view of one child: which message may come next, and by when.
+
+    The runner sends, in this order: ``ready``; per cell ``cell i`` and
+    ``cell_done i``; per exercise ``start k`` and ``result k``; ``done``.
+    Anything else -- a message out of order, an index that is not the
+    expected one, a field of the wrong type, a malformed result -- raises
+    :class:`sandbox.ProtocolError` (the submission's fault: only code inside
+    the child can send a message with the token). Deadlines are set here, on
+    this process's clock, when a phase begins; a message can only end the
+    current phase, never extend it.
+    """
+
+    def __init__(self, cells, descriptions, start, limits, timeouts, labels, report, results):
+        self.steps = [("ready", None)]
+        self.steps += [step for c in cells for step in (("cell", c[0]), ("cell_done", c[0]))]
+        self.steps += [step for k in range(start, len(descriptions)) for step in (("start", k), ("result", k))]
+        self.steps.append(("done", None))
+        self.pos = 0
+        self.phase = ("startup",)
+        self.descriptions = descriptions
+        self.limits = limits
+        self.timeouts = timeouts
+        self.labels = labels
+        self.report = report
+        self.results = results
+
+    def __call__(self, msg):
+        now = time.monotonic()
+        ev, want = self.steps[self.pos] if self.pos < len(self.steps) else ("nothing", None)
+        if msg.get("ev") != ev:
+            got = msg.get("ev")
+            got = got if isinstance(got, str) and len(got) < 20 else "?"
+            raise sandbox.ProtocolError(f"a message out of order (expected '{ev}', got '{got}')")
+        index = msg.get("i" if ev in ("cell", "cell_done") else "k")
+        if want is not None and (type(index) is not int or index != want):
+            raise sandbox.ProtocolError(f"a '{ev}' message for the wrong cell or exercise")
+        self.pos += 1
+        limits = self.limits
+        if ev == "ready":
+            return self.phase, now + limits.cell_timeout
+        if ev == "cell":
+            self.phase = ("cell", want)
+            return self.phase, now + limits.cell_timeout
+        if ev == "cell_done":
+            err = msg.get("error")
+            if err is not None and not isinstance(err, str):
+                raise sandbox.ProtocolError("a cell message whose error is not text")
+            if err:
+                note = _cell_note(self.labels.get(want, f"cell {want}"), err[:400])
+                if note not in self.report["messages"]:
+                    self.report["messages"].append(note)
+            return self.phase, now + limits.cell_timeout
+        if ev == "start":
+            self.phase = ("exercise", want)
+            own = self.timeouts.get(want) or 0.0
+            return self.phase, now + max(limits.exercise_timeout, own)
+        if ev == "result":
+            self.results[want] = _validated_result(msg, self.descriptions[want][1])
+            return self.phase, now + limits.exercise_timeout
+        self.phase = ("done",)
+        return self.phase, None
+
+
+def _plain_value(value, depth=0) -> bool:
+    """A returned value as the runner sends it: bool, number, or nested lists of numbers."""
+    if isinstance(value, (bool, int, float)):
+        return True
+    if isinstance(value, list) and depth < 8:
+        return all(_plain_value(v, depth + 1) for v in value)
+    return False
+
+
+def _validated_result(msg, desc) -> dict:
+    """The child's result for one exercise, checked field by field (raises ProtocolError)."""
+    n = len(desc["cases"]) if desc["kind"] == "function" else len(desc["points"])
+    cases = msg.get("cases")
+    bad = sandbox.ProtocolError(f"a malformed result for `{desc['name']}`")
+    if not isinstance(cases, list) or len(cases) != n:
+        raise bad
+    for case in cases:
+        if not isinstance(case, dict) or not isinstance(case.get("ok"), bool):
+            raise bad
+        if case["ok"] and not _plain_value(case.get("value")):
+            raise bad
+        if not case["ok"] and not isinstance(case.get("error"), str):
+            raise bad
+    for key in ("render", "missing"):
+        if msg.get(key) is not None and not isinstance(msg.get(key), str):
+            raise bad
+    return {"cases": cases, "render": msg.get("render"), "missing": msg.get("missing")}
+
+
 def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None):
     limits = opts.limits
     timeouts = timeouts or {}
     deadline = time.monotonic() + limits.total_timeout
     skip: dict[int, str] = {}
     labels = {c[0]: c[2] for c in cells}
+    # A blank cell defines nothing: not sent (its number stays in the feedback of the others).
+    cells = [c for c in cells if c[1].strip()]
     start = 0
     outputs = []
     attempts = 0
+    started_once = False
     while start < len(descriptions):
         attempts += 1
         if attempts > len(cells) + len(descriptions) + 2 or time.monotonic() >= deadline:
             for k in range(start, len(descriptions)):
                 results.setdefault(k, {"error": "not graded: the submission used up its total time budget"})
             break
-        payload = {
-            "cells": [c for c in cells if c[0] not in skip],
-            "exercises": descriptions[start:],
-            "module": module,
-        }
-
-        current = {"k": None}
-
-        def on_event(msg):
-            ev = msg.get("ev")
-            if ev == "cell":
-                return limits.cell_timeout
-            if ev == "start":
-                current["k"] = msg.get("k")
-                own = timeouts[current["k"]] if current["k"] in timeouts else None
-                return max(limits.exercise_timeout, own or 0.0)
-            if ev == "cell_done":
-                i, err = msg.get("i"), msg.get("error")
-                if isinstance(i, int) and isinstance(err, str):
-                    note = _cell_note(labels.get(i, f"cell {i}"), err[:400])
-                    if note not in report["messages"]:
-                        report["messages"].append(note)
-                return limits.cell_timeout
-            if ev == "result":
-                k = msg.get("k")
-                if (isinstance(k, int) and k == current["k"] and start <= k < len(descriptions)
-                        and k not in results):
-                    results[k] = msg
-                return limits.exercise_timeout
-            return None
-
+        run_cells = [c for c in cells if c[0] not in skip]
+        payload = {"cells": run_cells, "exercises": descriptions[start:], "module": module}
+        protocol = _Protocol(run_cells, descriptions, start, limits, timeouts, labels, report, results)
         outcome = sandbox.run_child(payload, mode=report["sandbox"], limits=limits, hide=hide,
-                                    deadline=deadline, on_event=on_event)
+                                    deadline=deadline, on_event=protocol)
         if outcome.output and len(outputs) < 3:
             outputs.append(outcome.output)
         if outcome.output_bytes > limits.output_kb * 1024:
@@ -577,15 +648,17 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
                 report["messages"].append(note)
         if outcome.status == "done":
             break
+        started = "ready" in outcome.events
+        started_once = started_once or started
         phase = outcome.phase
-        if phase[0] == "cell" and isinstance(phase[1], int):
+        if phase[0] == "cell":
             i = phase[1]
             label = labels.get(i, f"cell {i}")
             msg = _crash_message(outcome, label, limits)
             skip[i] = msg
             report["messages"].append(f"{_capital(label)} was skipped: {msg}.")
             continue
-        if phase[0] == "exercise" and isinstance(phase[1], int):
+        if phase[0] == "exercise":
             k = phase[1]
             name = descriptions[k][1]["name"]
             results.setdefault(k, {"error": _crash_message(outcome, f"`{name}`", limits)})
@@ -594,7 +667,7 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
             while start in results:
                 start += 1
             continue
-        if not any(e.get("ev") == "ready" for e in outcome.events):
+        if not started and not started_once and time.monotonic() < deadline:
             # The runner never started: the sandbox or the environment is at
             # fault, not the submission. Say so to the instructor.
             report["status"] = "error"
@@ -603,8 +676,11 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
             for k in range(start, len(descriptions)):
                 results.setdefault(k, {"error": NOT_GRADED_ERROR})
             break
-        # Crashed before running any cell: nothing can be graded.
-        msg = _crash_message(outcome, "your code", limits)
+        # Crashed before running any cell (or out of total time): nothing more can be graded.
+        if time.monotonic() >= deadline:
+            msg = "not graded: the submission used up its total time budget"
+        else:
+            msg = _crash_message(outcome, "your code", limits)
         for k in range(start, len(descriptions)):
             results.setdefault(k, {"error": msg})
         report["messages"].append(f"The submission could not be run: {msg}.")

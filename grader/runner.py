@@ -28,6 +28,8 @@ import types
 
 #: Largest number of elements a single returned array may have.
 MAX_ELEMENTS = 100_000
+#: Most dimensions a returned array may have (the grader refuses deeper results).
+MAX_DIMENSIONS = 6
 #: Longest feedback rendering of a student's expression (characters).
 MAX_RENDER = 400
 #: Longest error message (characters).
@@ -117,6 +119,8 @@ def to_plain(value):
             raise AnswerError("returned complex numbers, expected real numbers")
         if arr.dtype.kind == "b" and arr.ndim == 0:
             return bool(arr)
+        if arr.ndim > MAX_DIMENSIONS:
+            raise AnswerError(f"returned an array with {arr.ndim} dimensions; expected at most {MAX_DIMENSIONS}")
         if arr.size > MAX_ELEMENTS:
             raise AnswerError(f"returned an array with {arr.size} elements; that is far too many")
         arr = np.array(arr, dtype=float)

@@ -73,8 +73,8 @@ class Limits:
 
 @dataclass
 class ChildOutcome:
-    events: list = field(default_factory=list)
-    status: str = "done"            # done | timeout | crashed | too_much_data | failed_to_start
+    events: list = field(default_factory=list)   # the "ev" of every accepted message, in order
+    status: str = "done"            # done | timeout | crashed | too_much_data | protocol | failed_to_start
     phase: tuple = ("startup",)     # where it stopped: ("startup",) ("cell", i) ("exercise", k)
     returncode: int | None = None
     output: str = ""
@@ -274,21 +274,72 @@ class _Reader:
             start = line.rfind(self.tag)
             if start < 0:
                 continue  # not written by the runner: ignored
+            body = line[start + len(self.tag):]
+            if body.count(b"[") + body.count(b"{") > MAX_NESTING_BRACKETS and _too_deep(body):
+                self.lines.append(ProtocolError("a message nested too deeply"))
+                continue
             try:
-                msg = json.loads(line[start + len(self.tag):].decode("utf-8"))
-            except (UnicodeDecodeError, ValueError):
-                continue  # not ours; ignored (the protocol is checked by the caller)
-            if isinstance(msg, dict):
-                self.lines.append(msg)
+                msg = json.loads(body.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError, MemoryError) as exc:
+                # It carries the token: sent from inside the child, and it is not ours.
+                self.lines.append(ProtocolError(f"a message that is not valid JSON ({type(exc).__name__})"))
+                continue
+            self.lines.append(msg if isinstance(msg, dict) else ProtocolError("a message that is not an object"))
         return True
+
+
+#: Deepest nesting of JSON arrays/objects accepted from the child (results are at most 2-D arrays).
+MAX_NESTING = 16
+MAX_NESTING_BRACKETS = 64
+
+
+def _too_deep(body: bytes) -> bool:
+    """True if ``body`` (JSON text) nests arrays/objects deeper than :data:`MAX_NESTING`.
+
+    Counts brackets outside strings in one pass, so the parser never recurses
+    on what a submission sent.
+    """
+    depth, in_string, escaped = 0, False, False
+    for byte in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+class ProtocolError(Exception):
+    """The child sent something the protocol does not allow: the submission's fault.
+
+    Only code running inside the child can send a message with the token
+    (the runner's own messages always validate), so the grader kills the
+    child, scores what was earned before and says why.
+    """
 
 
 def run_child(payload: dict, *, mode: str, limits: Limits, hide: list[str], deadline: float,
               on_event) -> ChildOutcome:
     """Run one child on ``payload``; call ``on_event(msg)`` for each protocol message.
 
-    ``on_event`` returns the next phase timeout in seconds (or None to keep
-    the current one). Returns how the child ended.
+    ``on_event`` is the trusted side's state machine: it returns
+    ``(phase, deadline)`` -- where the child is now (``("cell", i)``,
+    ``("exercise", k)``, ``("done",)``) and the ``time.monotonic()`` instant by
+    which the next message must arrive (None: keep the current one) -- or
+    raises :class:`ProtocolError`; then the child is killed and the outcome's
+    status is ``protocol`` (``detail`` says why). Deadlines are the caller's,
+    on its own clock; nothing the child sends moves them except by advancing
+    the state machine. Returns how the child ended.
     """
     uid = _acquire_uid() if mode in ("namespace", "setuid") else None
     tmp_root = None
@@ -350,7 +401,9 @@ def _kill(proc, uid):
 
 
 def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> ChildOutcome:
-    reader = _Reader(limits.output_kb * 1024, limits.result_mb * 1024 * 1024, token)
+    # The results, plus room for the per-cell messages (a notebook of many cells is not "too much data").
+    cap = limits.result_mb * 1024 * 1024 + 512 * (len(payload.get("cells", ())) + len(payload.get("exercises", ())))
+    reader = _Reader(limits.output_kb * 1024, cap, token)
     outcome = ChildOutcome()
     data = json.dumps(payload).encode()
 
@@ -369,8 +422,7 @@ def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> C
     os.set_blocking(out_fd, False)
     sel.register(rfd, selectors.EVENT_READ, "result")
     sel.register(out_fd, selectors.EVENT_READ, "out")
-    phase_timeout = limits.startup_timeout
-    phase_deadline = time.monotonic() + phase_timeout
+    phase_deadline = time.monotonic() + limits.startup_timeout
     open_fds = 2
     finished = False
     try:
@@ -398,23 +450,26 @@ def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> C
                     break
             if finished:
                 break
-            while reader.lines:
-                msg = reader.lines.pop(0)
-                ev = msg.get("ev")
-                if ev == "cell":
-                    outcome.phase = ("cell", msg.get("i"))
-                elif ev == "start":
-                    outcome.phase = ("exercise", msg.get("k"))
-                outcome.events.append(msg)
-                nxt = on_event(msg)
-                if nxt is not None:
-                    phase_timeout = nxt
-                    phase_deadline = time.monotonic() + nxt
-                if ev == "done":
-                    outcome.phase = ("done",)
+            pending, reader.lines = reader.lines, []
+            for msg in pending:
+                try:
+                    if isinstance(msg, ProtocolError):
+                        raise msg
+                    phase, nxt = on_event(msg)
+                except ProtocolError as exc:
+                    outcome.status = "protocol"
+                    outcome.detail = str(exc)
                     finished = True
+                    break
+                outcome.events.append(msg.get("ev"))
+                outcome.phase = phase
+                if nxt is not None:
+                    phase_deadline = nxt
+                if phase == ("done",):
+                    outcome.status = "done"
+                    finished = True
+                    break
             if finished:
-                outcome.status = "done"
                 break
             if open_fds == 0 or (proc.poll() is not None and not events):
                 # The process ended (or closed every channel) without "done".
