@@ -35,8 +35,22 @@ class Exercise:
     atol: float = 1e-12
     title: str = ""
     timeout: float | None = None   # wall seconds for all its cases (default: --timeout)
+    #: inputs dict -> None; raises (with the library's own validation) if a case is not a valid input
+    validate: Callable | None = None
 
     kind = "abstract"
+
+    def checked(self, cases: list[tuple[bool, object]]) -> list[tuple[bool, object]]:
+        """``cases`` after :attr:`validate` accepted every one (public and hidden alike)."""
+        if self.validate is not None:
+            for i, (public, inputs) in enumerate(cases, start=1):
+                try:
+                    self.validate(inputs)
+                except Exception as exc:
+                    kind = "public" if public else "hidden"
+                    raise ValueError(f"exercise {self.number} `{self.name}`: {kind} case {i} is not a valid "
+                                     f"input ({type(exc).__name__}: {exc})") from exc
+        return cases
 
     def case_inputs(self, seed: int) -> list[tuple[bool, object]]:
         """[(is_public, inputs), ...] in grading order: public first, then hidden."""
@@ -60,7 +74,7 @@ class FunctionExercise(Exercise):
         cases = [(True, _plain_inputs(c)) for c in self.public]
         if self.hidden is not None:
             cases += [(False, _plain_inputs(c)) for c in self.hidden(self.rng(seed))]
-        return cases
+        return self.checked(cases)
 
     def child_description(self, inputs):
         return {"name": self.name, "kind": "function", "args": list(self.args), "cases": inputs}
@@ -82,7 +96,7 @@ class ExpressionExercise(Exercise):
         cases = [(True, _plain_inputs(p)) for p in self.public_points]
         rng = self.rng(seed)
         cases += [(False, _plain_inputs(self.sample(rng))) for _ in range(self.n_hidden)]
-        return cases
+        return self.checked(cases)
 
     def child_description(self, inputs):
         return {"name": self.name, "kind": "expression", "symbols": list(self.symbols),

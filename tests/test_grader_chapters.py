@@ -254,3 +254,34 @@ def test_a_student_filling_in_the_stubs_gets_full_marks(tmp_path):
     nbformat.write(nb, sub)
     report = core.grade_submission(sub, _opts(chapter))
     assert report["score"] == 18.0, core.format_report(report)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_case_input_passes_the_library_validation(chapter):
+    """Issue 15: case inputs are generated *and checked* with lib's own validation (Exercise.validate)."""
+    spec = load_chapter(chapter)
+    for seed in (spec.seed, 1, 2, 12345):
+        for ex in spec.exercises:
+            ex.case_inputs(seed)  # raises if a public or hidden case is not a valid input
+
+
+def test_world_frame_torque_cases_are_physical_bodies():
+    """3.1.7's public case 1 violated the triangle inequality (in the chapter that teaches it)."""
+    from lib.inertia import check_physical_inertia
+    from lib.rigid_body import world_frame_euler
+
+    spec = load_chapter("rigid_body_dynamics")
+    ex = spec.exercise("world_frame_torque")
+    cases = ex.case_inputs(spec.seed)
+    assert len(cases) == 4 and sum(public for public, _ in cases) == 2
+    for _, c in cases:
+        check_physical_inertia(c["inertia_body"])
+        world_frame_euler(c["inertia_body"], c["R"], c["omega_world"], c["omega_dot_world"])
+    # A spec whose public case is not physical is refused, naming the case.
+    import dataclasses
+
+    bad = dataclasses.replace(ex, public=[dict(ex.public[0], inertia_body=[[0.1, 0.01, -0.02], [0.01, 0.2, 0.005],
+                                                                           [-0.02, 0.005, 0.3]])])
+    with pytest.raises(ValueError, match=r"3\.1\.7 `world_frame_torque`: public case 1 is not a valid input "
+                                         r"\(NonPhysicalInertiaError"):
+        bad.case_inputs(spec.seed)

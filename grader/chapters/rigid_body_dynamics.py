@@ -17,6 +17,8 @@ off by far more.
 import numpy as np
 
 from grader.spec import Chapter, ExpressionExercise, FunctionExercise
+from lib._validation import as_matrix, as_rotation, as_symmetric, as_vector, in_range, positive, positive_array
+from lib.inertia import check_physical_inertia
 
 
 def _rpy(roll, pitch, yaw):
@@ -43,6 +45,57 @@ def _body_inertia(rng):
     lam = np.array([a, b, rng.uniform(abs(a - b) + 0.05, a + b - 0.05)])
     R = _rotation(rng)
     return R @ np.diag(lam) @ R.T
+
+
+# Every case input is checked with the library's own validation (Exercise.validate),
+# public and hidden alike: a body inertia must be physical (PSD, triangle inequality),
+# a rotation a rotation, a mass positive.
+def _valid_wrench(c):
+    positive(c["mass"], "mass")
+    check_physical_inertia(c["inertia"], "inertia")
+    for name in ("omega", "v", "omega_dot", "v_dot"):
+        as_vector(c[name], name, 3)
+
+
+def _valid_inertia_about_origin(c):
+    masses = positive_array(c["masses"], "masses", (None,))
+    as_matrix(c["points"], "points", len(masses), 3)
+
+
+def _valid_steiner(p):
+    positive(p["m"], "m")
+    check_physical_inertia([[p["I_xx"], p["I_xy"], p["I_xz"]], [p["I_xy"], p["I_yy"], p["I_yz"]],
+                            [p["I_xz"], p["I_yz"], p["I_zz"]]], "I_c")
+
+
+def _valid_any_inertia(c):
+    # 3.1.4 asks whether an inertia is physical: its cases need only be symmetric 3x3 matrices.
+    as_symmetric(c["inertia"], "inertia", 3)
+
+
+def _valid_omega_point(p):
+    for name in ("I_k", "I_a", "I_b", "Omega"):
+        positive(p[name], name)
+
+
+def _valid_moments(c):
+    positive_array(c["moments"], "moments", (3,))
+    in_range(c["k"], "k", 0, 2)
+
+
+def _valid_torque(c):
+    as_rotation(c["R"], "R")
+    check_physical_inertia(c["inertia_body"], "inertia_body")
+    as_vector(c["omega_world"], "omega_world", 3)
+    as_vector(c["omega_dot_world"], "omega_dot_world", 3)
+
+
+def _valid_urdf(c):
+    positive(c["mass"], "mass")
+    as_vector(c["xyz"], "xyz", 3)
+    as_vector(c["rpy"], "rpy", 3)
+    ixx, ixy, ixz, iyy, iyz, izz = as_vector(c["inertia"], "inertia", 6)
+    check_physical_inertia([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], "inertia")
 
 
 # 3.1.1 ----------------------------------------------------------------------
@@ -138,6 +191,7 @@ CHAPTER = Chapter(
     exercises=[
         FunctionExercise(
             number="3.1.1", name="inertia_about_origin", points=2, partial=True,
+            validate=_valid_inertia_about_origin,
             title="Inertia about the origin from point masses",
             args=("masses", "points"),
             public=[
@@ -149,6 +203,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.1.2", name="body_wrench", points=2, partial=True,
+            validate=_valid_wrench,
             title="Newton-Euler equations in the body frame",
             args=("mass", "inertia", "omega", "v", "omega_dot", "v_dot"),
             public=[
@@ -164,6 +219,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="3.1.3", name="steiner_block", points=2, partial=False,
+            validate=_valid_steiner,
             title="The parallel-axis theorem from Ad^T G Ad",
             symbols=_STEINER_SYMBOLS, shape=(3, 3),
             public_points=[
@@ -176,6 +232,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.1.4", name="is_physically_consistent", points=3, partial=True,
+            validate=_valid_any_inertia,
             title="Physical consistency of an inertia (triangle inequality)",
             args=("inertia",),
             public=[
@@ -186,6 +243,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="3.1.5", name="Omega_k_squared", points=2, partial=False,
+            validate=_valid_omega_point,
             title="Small oscillations about a principal axis",
             symbols=("I_k", "I_a", "I_b", "Omega"),
             public_points=[
@@ -196,6 +254,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.1.6", name="axis_is_stable", points=2, partial=True,
+            validate=_valid_moments,
             title="Which principal axes are stable (tennis-racket effect)",
             args=("moments", "k"),
             public=[
@@ -206,11 +265,12 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.1.7", name="world_frame_torque", points=2, partial=True,
+            validate=_valid_torque,
             title="Euler's equation in the world frame",
             args=("R", "inertia_body", "omega_world", "omega_dot_world"),
             public=[
                 {"R": _rpy(0.3, -0.5, 1.2),
-                 "inertia_body": [[0.1, 0.01, -0.02], [0.01, 0.2, 0.005], [-0.02, 0.005, 0.3]],
+                 "inertia_body": [[0.15, 0.01, -0.02], [0.01, 0.2, 0.005], [-0.02, 0.005, 0.3]],
                  "omega_world": [1.0, -0.3, 0.5], "omega_dot_world": [0.2, 1.0, -0.4]},
                 {"R": _rpy(-1.0, 0.4, 2.5),
                  "inertia_body": [[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.4]],
@@ -221,6 +281,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.1.8", name="urdf_inertial_to_G", points=3, partial=True,
+            validate=_valid_urdf,
             title="From a URDF <inertial> to the spatial inertia G_L",
             args=("mass", "xyz", "rpy", "inertia"),
             public=[
