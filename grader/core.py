@@ -282,6 +282,9 @@ def notebook_cells(text: str, suffix: str) -> list[tuple[str, str]]:
             nb = json.loads(text)
         except ValueError as exc:
             raise SubmissionError(f"the notebook is not valid JSON ({exc}); re-download it from Jupyter") from None
+        except RecursionError:
+            raise SubmissionError("the notebook's JSON is nested far too deeply to be a notebook; "
+                                  "re-download it from Jupyter") from None
         cells = nb.get("cells") if isinstance(nb, dict) else None
         if not isinstance(cells, list):
             raise SubmissionError("the notebook has no list of cells (is it an .ipynb file?)")

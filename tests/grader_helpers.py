@@ -6,7 +6,9 @@ import os
 import re
 import subprocess
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import jupytext
 
@@ -82,3 +84,43 @@ def install_bundle(root: Path, python: str, chapter: str = CHAPTER) -> dict:
                           timeout=1200)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return env
+
+
+# --------------------------------------------------------------------------
+# Hostile files that are not a .py tail (tests/submissions/*.txt cannot hold them)
+# --------------------------------------------------------------------------
+
+@dataclass
+class Special:
+    """One hostile entry of the attack suite's class folder and its exact expected row."""
+
+    id: str                          # test id
+    path: str                        # where it goes, relative to the class folder
+    make: Callable[[Path], None]     # creates it at that path
+    status: str                      # expected status
+    score: float                     # expected score
+    key: str | None = None           # the report's `submission` (default: path)
+    contains: list = field(default_factory=list)   # text that must be in the report (messages/feedback)
+    absent: list = field(default_factory=list)     # text that must not be in it
+
+    @property
+    def report_key(self) -> str:
+        return self.key or self.path
+
+
+SPECIALS: list[Special] = []
+
+
+def build_specials(folder: Path) -> None:
+    for sp in SPECIALS:
+        target = folder / sp.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        sp.make(target)
+
+
+def _nested_notebook(path: Path) -> None:
+    path.write_text('{"cells": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+SPECIALS.append(Special("nested_notebook", "nested_notebook.ipynb", _nested_notebook, "unreadable", 0.0,
+                        contains=["nested far too deeply"]))

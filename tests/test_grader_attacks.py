@@ -30,7 +30,8 @@ from pathlib import Path
 import pytest
 
 from grader import cli, core
-from grader_helpers import CHAPTER, REPO, SUBMISSIONS, build_submission, install_bundle, parse_header, small_limits
+from grader_helpers import (CHAPTER, REPO, SPECIALS, SUBMISSIONS, build_specials, build_submission, install_bundle,
+                            parse_header, small_limits)
 
 FIXTURES = sorted(SUBMISSIONS.glob("*.txt"))
 MODES = ["namespace", "setuid"]
@@ -76,6 +77,7 @@ def graded(request, tmp_path_factory):
         out = tmp_path_factory.mktemp("grades")
         for p in FIXTURES:
             build_submission(p, folder)
+        build_specials(folder)
         _grade_namespace(folder, out)
         root = None
     else:
@@ -88,6 +90,7 @@ def graded(request, tmp_path_factory):
         out = root / "grades"
         for p in FIXTURES:
             build_submission(p, folder)
+        build_specials(folder)
         _grade_setuid(root, folder, out)
     reports = {json.loads(p.read_text())["submission"]: json.loads(p.read_text())
                for p in out.glob("*.json")}
@@ -111,13 +114,29 @@ def test_submission_gets_exactly_its_score(graded, fixture):
         assert text in json.dumps(by_name[name]), detail
 
 
+@pytest.mark.parametrize("special", SPECIALS, ids=[sp.id for sp in SPECIALS])
+def test_hostile_file_gets_exactly_its_row(graded, special):
+    """Files that are not a .py tail (notebooks, MyST, FIFOs, links, odd names): exact status and score."""
+    report = graded["reports"][special.report_key]
+    detail = core.format_report(report)
+    assert report["status"] == special.status, detail
+    assert report["score"] == special.score, detail
+    text = json.dumps(report, ensure_ascii=False)
+    for part in special.contains:
+        assert part in text, detail
+    for part in special.absent:
+        assert part not in text, detail
+
+
 def test_gradebook_has_one_row_per_file_and_is_not_forged(graded):
     lines = (graded["out"] / "gradebook.csv").read_text().splitlines()
-    assert len(lines) == 1 + len(FIXTURES)
+    assert len(lines) == 1 + len(FIXTURES) + len(SPECIALS)
     assert not any(",x,18" in line or line.startswith("x,") for line in lines)
-    # Only the grader's own files are in the output folder.
-    names = sorted(p.name for p in graded["out"].iterdir())
-    assert names == sorted(["gradebook.csv"] + [p.stem + ".py.json" for p in FIXTURES])
+    # One report per row (none overwritten), and only the grader's own files in the output folder.
+    reports = [p for p in graded["out"].iterdir() if p.name != "gradebook.csv"]
+    assert len(reports) == len(FIXTURES) + len(SPECIALS)
+    assert all(p.suffix == ".json" for p in reports)
+    assert len(graded["reports"]) == len(FIXTURES) + len(SPECIALS)
 
 
 def test_solutions_untouched_and_no_fake_results(graded):
