@@ -319,12 +319,13 @@ def labelled_code_cells(cells: list[tuple[str, str]]) -> list[list]:
 
     ``number`` counts every cell (Markdown included) from 1, as JupyterLab
     lists them; ``label`` adds the heading above the cell (:func:`cell_label`).
+    Blank code cells are left out (they keep their number).
     """
     out, heading = [], None
     for number, (kind, src) in enumerate(cells, start=1):
         if kind == "markdown":
             heading = heading_of(src) or heading
-        elif kind == "code":
+        elif kind == "code" and src.strip():  # a blank cell defines nothing: not run
             out.append([number, src, cell_label(number, heading)])
     return out
 

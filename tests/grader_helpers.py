@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -124,3 +125,25 @@ def _nested_notebook(path: Path) -> None:
 
 SPECIALS.append(Special("nested_notebook", "nested_notebook.ipynb", _nested_notebook, "unreadable", 0.0,
                         contains=["nested far too deeply"]))
+
+
+def _many_empty_cells(path: Path) -> None:
+    """150 000 empty code cells (just under 5 MB), then the solutions in one cell."""
+    empty = '{"cell_type":"code","source":""},'
+    last = json.dumps({"cell_type": "code", "source": SOLUTIONS_TEXT})
+    path.write_text('{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[' + empty * 150_000 + last + "]}")
+
+
+SPECIALS.append(Special("many_empty_cells", "many_empty_cells.ipynb", _many_empty_cells, "graded", 18.0,
+                        absent=["too much data", "GRADER ERROR", "skipped"]))
+
+
+def _many_pass_cells(path: Path) -> None:
+    """60 000 cells that each run (``pass``), then the solutions: not "too much data"."""
+    cell = '{"cell_type":"code","source":"pass"},'
+    last = json.dumps({"cell_type": "code", "source": SOLUTIONS_TEXT})
+    path.write_text('{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[' + cell * 60_000 + last + "]}")
+
+
+SPECIALS.append(Special("many_pass_cells", "many_pass_cells.ipynb", _many_pass_cells, "graded", 18.0,
+                        absent=["too much data", "GRADER ERROR", "skipped"]))

@@ -78,7 +78,7 @@ def test_a_percent_file_counts_every_block_and_a_plain_file_is_one_cell(tmp_path
                     "# %%\n\n# %%\ndef f():\n    pass\n")
     cells, module = core.read_submission(path)
     assert [(n, label) for n, _, label in cells] == [
-        (1, "cell 1"), (3, 'cell 3 under "Exercise 3.1.2"'), (4, 'cell 4 under "Exercise 3.1.2"')]
+        (1, "cell 1"), (4, 'cell 4 under "Exercise 3.1.2"')]  # cell 3 is blank: not run, still counted
     assert module == "submission"
     path.write_text("import numpy as np\nx = 1\n")
     assert [(n, label) for n, _, label in core.read_submission(path)[0]] == [(1, "cell 1")]
