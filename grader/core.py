@@ -272,6 +272,74 @@ def _percent_cells(text: str) -> list[tuple[str, str]]:
     return cells
 
 
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _without_front_matter(text: str) -> str:
+    """MyST text without its YAML front matter (``---`` ... ``---`` at the top).
+
+    Grading needs none of it, and it is where a submission could ask jupytext
+    for another format (``format_name: pandoc`` runs Pandoc on the text) or
+    hide a YAML alias bomb. The lines are kept blank, so line numbers stay.
+    """
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or lines[first].rstrip() != "---":
+        return text
+    for end in range(first + 1, len(lines)):
+        if lines[end].rstrip() in ("---", "..."):
+            return "\n" * end + "\n".join(lines[end + 1:])
+    return text
+
+
+_YAML_BOUNDED = False
+
+
+def _bound_jupytext_yaml() -> None:
+    """Make jupytext's YAML parsing of cell options bounded in cost (no aliases).
+
+    A few hundred bytes of YAML anchors and aliases (a "billion laughs") expand
+    to billions of nodes; jupytext parses code-cell options (``---`` blocks,
+    ``:key: value`` lines) with ``yaml.safe_load``. The modules of jupytext
+    that read YAML get a loader that refuses aliases; deep nesting ends in a
+    RecursionError, caught by the caller. Only the trusted process's reading
+    of submissions uses jupytext.
+    """
+    global _YAML_BOUNDED
+    if _YAML_BOUNDED:
+        return
+    import types
+
+    import yaml
+
+    class NoAliasLoader(yaml.SafeLoader):
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.constructor.ConstructorError(
+                    None, None, "YAML aliases (*name) are not accepted in a submission", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+
+    class BoundedYaml(types.ModuleType):
+        def __getattr__(self, name):
+            return getattr(yaml, name)
+
+    proxy = BoundedYaml("yaml")
+    proxy.safe_load = lambda stream: yaml.load(stream, Loader=NoAliasLoader)
+    proxy.safe_load_all = lambda stream: yaml.load_all(stream, Loader=NoAliasLoader)
+    import importlib
+
+    for name in ("jupytext.myst", "jupytext.header", "jupytext.formats", "jupytext.jupytext",
+                 "jupytext.cell_reader", "jupytext.cell_metadata"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if getattr(module, "yaml", None) is yaml:
+            module.yaml = proxy
+    _YAML_BOUNDED = True
+
+
 def notebook_cells(text: str, suffix: str) -> list[tuple[str, str]]:
     """Every cell of a submission, in order, as the student sees it: [(cell type, source)].
 
@@ -297,17 +365,22 @@ def notebook_cells(text: str, suffix: str) -> list[tuple[str, str]]:
             out.append((kind if isinstance(kind, str) else "unknown", src if isinstance(src, str) else ""))
         return out
     if suffix == ".md":
+        text = _without_front_matter(text)
         try:
             import jupytext
 
+            _bound_jupytext_yaml()
             nb = jupytext.reads(text, fmt="md:myst")
             cells = [(c.cell_type, c.source) for c in nb.cells]
             if not any(kind == "code" for kind, _ in cells):
-                # plain Markdown with ```python fences instead of {code-cell}
-                nb = jupytext.reads(text, fmt="md")
+                # plain Markdown with ```python fences instead of {code-cell}; named
+                # explicitly, so that a `:::` line is never taken for Pandoc's format
+                nb = jupytext.reads(text, fmt="md:markdown")
                 cells = [(c.cell_type, c.source) for c in nb.cells]
+        except RecursionError:
+            raise SubmissionError("the MyST notebook is nested far too deeply to be read") from None
         except Exception as exc:  # jupytext only parses text
-            raise SubmissionError(f"the MyST notebook could not be read: {exc}") from None
+            raise SubmissionError(f"the MyST notebook could not be read: {_short(str(exc), 300)}") from None
         return cells
     if any(line.startswith("# %%") for line in text.splitlines()):
         return _percent_cells(text)

@@ -147,3 +147,49 @@ def _many_pass_cells(path: Path) -> None:
 
 SPECIALS.append(Special("many_pass_cells", "many_pass_cells.ipynb", _many_pass_cells, "graded", 18.0,
                         absent=["too much data", "GRADER ERROR", "skipped"]))
+
+
+#: 600 bytes of YAML that expand to 9**9 strings: a "billion laughs".
+YAML_BOMB = "\n".join(['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+                      + [f"{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]"
+                         for p, c in zip("abcdefgh", "bcdefghi")])
+MYST_HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  name: python3
+---
+"""
+
+
+def _myst(code: str, options: str = "") -> str:
+    return f"# Answers\n\n```{{code-cell}} ipython3\n{options}{code}\n```\n"
+
+
+def _yaml_bomb_front_matter(path: Path) -> None:
+    path.write_text("---\n" + YAML_BOMB + "\n---\n" + _myst(SOLUTIONS_TEXT))
+
+
+def _yaml_bomb_cell_options(path: Path) -> None:
+    path.write_text(MYST_HEADER + _myst(SOLUTIONS_TEXT, "---\n" + YAML_BOMB + "\n---\n"))
+
+
+def _pandoc_div(path: Path) -> None:
+    path.write_text("# My answers\n\n::: note\nA Pandoc-style div.\n:::\n\n```python\n" + SOLUTIONS_TEXT + "\n```\n")
+
+
+def _header_asks_for_pandoc(path: Path) -> None:
+    path.write_text(MYST_HEADER.replace("format_name: myst", "format_name: pandoc") + _myst(SOLUTIONS_TEXT))
+
+
+SPECIALS.append(Special("yaml_bomb_front_matter", "yaml_bomb_front_matter.md", _yaml_bomb_front_matter,
+                        "graded", 18.0))
+SPECIALS.append(Special("yaml_bomb_cell_options", "yaml_bomb_cell_options.md", _yaml_bomb_cell_options,
+                        "unreadable", 0.0, contains=["YAML aliases (*name) are not accepted"]))
+SPECIALS.append(Special("pandoc_div_in_plain_markdown", "pandoc_div.md", _pandoc_div, "graded", 18.0,
+                        absent=["pandoc"]))
+SPECIALS.append(Special("myst_header_asks_for_pandoc", "header_pandoc.md", _header_asks_for_pandoc,
+                        "graded", 18.0, absent=["pandoc"]))
