@@ -26,7 +26,8 @@ def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and ``os.replace``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # A short temporary name: the final name may be as long as the file system allows.
+    fd, tmp = tempfile.mkstemp(prefix=".grader-", suffix=".tmp", dir=path.parent)
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)  # like a normally created file, not mkstemp's 0600
@@ -170,9 +171,31 @@ def submission_identity(path: Path, root: Path | None) -> tuple[str, str]:
     return core.safe_text(rel.as_posix()), core.safe_text(student)
 
 
+#: Longest report file name (bytes); file systems allow 255.
+MAX_REPORT_NAME = 200
+
+
 def _report_name(path: Path, root: Path | None) -> str:
+    """The report's file name: one per submission, never shared, never too long.
+
+    ``alice/hw.ipynb`` gives ``alice__hw.ipynb.json``. The mapping is
+    one-to-one: when a name could be read two ways (a part containing
+    ``__`` or ``~``, or starting or ending with ``_``, as in ``zed__hw.py``
+    next to ``zed/hw.py``) or would be too long, the name ends with ``~``
+    and a hash of the whole relative path (``zed__hw.py~1b2c...json``);
+    ``~`` appears in no other report name.
+    """
     rel = path.relative_to(root) if root else Path(path.name)
-    return core.safe_text("__".join(rel.parts) + ".json")
+    parts = [core.safe_text(p) for p in rel.parts]
+    name = "__".join(parts)
+    ambiguous = any("__" in p or "~" in p or p.startswith("_") or p.endswith("_") for p in parts)
+    if not ambiguous and len((name + ".json").encode()) <= MAX_REPORT_NAME:
+        return name + ".json"
+    import hashlib
+
+    digest = hashlib.sha256(os.fsencode(str(rel))).hexdigest()[:16]
+    short = name.encode()[: MAX_REPORT_NAME - 24].decode("utf-8", "ignore")
+    return f"{short}~{digest}.json"
 
 
 def _print(text: str, file=None) -> None:

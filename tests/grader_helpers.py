@@ -193,3 +193,25 @@ SPECIALS.append(Special("pandoc_div_in_plain_markdown", "pandoc_div.md", _pandoc
                         absent=["pandoc"]))
 SPECIALS.append(Special("myst_header_asks_for_pandoc", "header_pandoc.md", _header_asks_for_pandoc,
                         "graded", 18.0, absent=["pandoc"]))
+
+
+def _solutions(path: Path) -> None:
+    path.write_text(SOLUTIONS_TEXT)
+
+
+def _stubs(path: Path) -> None:
+    path.write_text(stub_source())
+
+
+#: 80 CJK characters: a 243-byte file name (the limit is 255).
+LONG_NAME = "\u5b66" * 40 + "\u751f" * 40 + ".py"
+SPECIALS.append(Special("long_cjk_name", LONG_NAME, _solutions, "graded", 18.0))
+# Two students whose reports would both be zed__hw.py.json: neither is overwritten.
+SPECIALS.append(Special("folder_zed_hw", "zed/hw.py", _solutions, "graded", 18.0))
+SPECIALS.append(Special("file_zed__hw", "zed__hw.py", _stubs, "graded", 0.0))
+SPECIALS.append(Special("fifo", "fifo.py", lambda p: os.mkfifo(p), "unreadable", 0.0,
+                        contains=["FIFO"]))
+SPECIALS.append(Special("link_to_dev_stdin", "stdin.py", lambda p: p.symlink_to("/dev/stdin"), "unreadable", 0.0,
+                        contains=["symbolic link"]))
+SPECIALS.append(Special("link_to_etc_passwd", "passwd.py", lambda p: p.symlink_to("/etc/passwd"), "unreadable",
+                        0.0, contains=["symbolic link"]))
