@@ -215,3 +215,14 @@ SPECIALS.append(Special("link_to_dev_stdin", "stdin.py", lambda p: p.symlink_to(
                         contains=["symbolic link"]))
 SPECIALS.append(Special("link_to_etc_passwd", "passwd.py", lambda p: p.symlink_to("/etc/passwd"), "unreadable",
                         0.0, contains=["symbolic link"]))
+
+
+#: A student's module named like a library the grader imports: never imported by the trusted process.
+SHADOW_MODULE = (
+    "import os\n"
+    "open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'IMPORTED_BY_GRADER'), 'w').write('x')\n"
+    "raise ImportError('a submission was imported by the grader')\n"
+)
+SHADOWS = ("numpy.py", "jupytext.py", "yaml.py")
+for _name in SHADOWS:
+    SPECIALS.append(Special(f"shadow_{_name[:-3]}", _name, lambda p: p.write_text(SHADOW_MODULE), "graded", 0.0))

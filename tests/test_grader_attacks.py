@@ -19,6 +19,8 @@ in both sandbox modes a root grader can end up in:
 from __future__ import annotations
 
 import ast
+import csv
+import io
 import json
 import os
 import re
@@ -30,8 +32,8 @@ from pathlib import Path
 import pytest
 
 from grader import cli, core
-from grader_helpers import (CHAPTER, REPO, SPECIALS, SUBMISSIONS, build_specials, build_submission, install_bundle,
-                            parse_header, small_limits)
+from grader_helpers import (CHAPTER, MYST_HEADER, REPO, SHADOW_MODULE, SHADOWS, SOLUTIONS_TEXT, SPECIALS, SUBMISSIONS,
+                            build_specials, build_submission, install_bundle, parse_header, small_limits)
 
 FIXTURES = sorted(SUBMISSIONS.glob("*.txt"))
 MODES = ["namespace", "setuid"]
@@ -64,7 +66,9 @@ def _grade_setuid(root: Path, folder: Path, out: Path):
            str(ag / "venv" / "bin" / "python"), "-m", "grader", str(folder), "--chapter", CHAPTER,
            "--out", str(out), "--jobs", "2", "--quiet", "--timeout", "5", "--total-timeout", "90"]
     env["PYTHONPATH"] = f"{root / 'public'}:{ag / 'source'}"
-    proc = subprocess.run(cmd, env=env, cwd=root / "public", capture_output=True, text=True, timeout=900)
+    # Run inside the submissions folder: `-m` puts it first on the import path, and the
+    # class holds numpy.py, jupytext.py and yaml.py (SHADOWS) that must not be imported.
+    proc = subprocess.run(cmd, env=env, cwd=folder, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
 
@@ -137,6 +141,29 @@ def test_gradebook_has_one_row_per_file_and_is_not_forged(graded):
     assert len(reports) == len(FIXTURES) + len(SPECIALS)
     assert all(p.suffix == ".json" for p in reports)
     assert len(graded["reports"]) == len(FIXTURES) + len(SPECIALS)
+
+
+def test_no_submission_was_imported_by_the_grader(graded):
+    assert not (graded["folder"] / "IMPORTED_BY_GRADER").exists()
+
+
+def test_python_m_grader_inside_the_submissions_folder_imports_nothing_from_it(tmp_path):
+    """``python -m grader .`` run in the class folder (namespace/userns mode; setuid: the graded fixture)."""
+    import sys
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in SHADOWS:
+        (folder / name).write_text(SHADOW_MODULE)
+    (folder / "answer.md").write_text(MYST_HEADER + "```{code-cell} ipython3\n" + SOLUTIONS_TEXT + "\n```\n")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    proc = subprocess.run([sys.executable, "-m", "grader", ".", "--chapter", CHAPTER, "--out", str(tmp_path / "out"),
+                           "--jobs", "2", "--quiet"], cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert not (folder / "IMPORTED_BY_GRADER").exists()
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO((tmp_path / "out" / "gradebook.csv").read_text()))}
+    assert rows["answer.md"]["status"] == "graded" and rows["answer.md"]["score"] == "18"
+    assert {rows[n]["status"] for n in SHADOWS} == {"graded"} and {rows[n]["score"] for n in SHADOWS} == {"0"}
 
 
 def test_solutions_untouched_and_no_fake_results(graded):
