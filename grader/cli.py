@@ -123,7 +123,7 @@ def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in range(32) if c != 9} | {10: "\\n", 13: "\\r", 127: "\\x7f"}
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32) if c != 9} | {10: "\\n", 13: "\\r"}
 
 
 def csv_text(value) -> str:
@@ -183,12 +183,14 @@ def _report_name(path: Path, root: Path | None) -> str:
     ``__`` or ``~``, or starting or ending with ``_``, as in ``zed__hw.py``
     next to ``zed/hw.py``) or would be too long, the name ends with ``~``
     and a hash of the whole relative path (``zed__hw.py~1b2c...json``);
-    ``~`` appears in no other report name.
+    ``~`` appears in no other report name. Control characters and names
+    that are not UTF-8 are shown escaped (:func:`core.printable`), with the hash.
     """
     rel = path.relative_to(root) if root else Path(path.name)
-    parts = [core.safe_text(p) for p in rel.parts]
+    parts = [core.printable(p) for p in rel.parts]  # no control characters in the output folder either
     name = "__".join(parts)
-    ambiguous = any("__" in p or "~" in p or p.startswith("_") or p.endswith("_") for p in parts)
+    ambiguous = any("__" in p or "~" in p or p.startswith("_") or p.endswith("_") or "\\" in p
+                    for p in parts) or parts != list(rel.parts)
     if not ambiguous and len((name + ".json").encode()) <= MAX_REPORT_NAME:
         return name + ".json"
     import hashlib
@@ -307,10 +309,13 @@ def main(argv=None) -> int:
     if errors:
         first = errors[0]
         _print(f"grade: GRADER ERROR: {len(errors)} of {len(reports)} submission(s) were NOT graded "
-               f"(status 'error' in gradebook.csv; their 0 is not a grade). First: {first['submission']}: "
-               f"{(first['messages'] or ['?'])[0]}", file=sys.stderr)
+               f"(status 'error' in gradebook.csv; their 0 is not a grade). First: "
+               f"{core.printable(first['submission'])}: {core.printable((first['messages'] or ['?'])[0])}",
+               file=sys.stderr)
         if first.get("error_detail"):
-            _print("grade: what the sandbox printed:\n" + first["error_detail"], file=sys.stderr)
+            _print("grade: what the sandbox printed:\n"
+                   + "\n".join(core.printable(line) for line in first["error_detail"].splitlines()),
+                   file=sys.stderr)
         return EXIT_GRADER_ERROR
     return 0
 

@@ -226,3 +226,18 @@ SHADOW_MODULE = (
 SHADOWS = ("numpy.py", "jupytext.py", "yaml.py")
 for _name in SHADOWS:
     SPECIALS.append(Special(f"shadow_{_name[:-3]}", _name, lambda p: p.write_text(SHADOW_MODULE), "graded", 0.0))
+
+
+#: A file name and printed output that try to rewrite the instructor's progress line.
+ESCAPE_NAME = "\x1b[2K\rfake 18 of 18\x9b31m\u202e.py"
+ESCAPE_OUTPUT = (
+    "import sys\n"
+    "print('\\x1b[2J\\x1b[H all 18 / 18 \\r\\x00\\x9b0m')\n"
+    "def inertia_about_origin(masses, points):\n"
+    "    raise ValueError('\\x1b[32mPASSED\\x1b[0m \\r\\x00 \\x9b2K')\n"
+)
+SPECIALS.append(Special("escape_sequences_in_name_and_output", ESCAPE_NAME, lambda p: p.write_text(ESCAPE_OUTPUT),
+                        "graded", 0.0, key="\x1b[2K\rfake 18 of 18\\x9b31m\\u202e.py",
+                        contains=["PASSED"]))
+#: What must never reach the terminal or the gradebook raw.
+RAW_CONTROLS = ("\x1b", "\x00", "\x9b", "\u202e", "\r")

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from grader import cli, core
-from grader_helpers import (CHAPTER, MYST_HEADER, REPO, SHADOW_MODULE, SHADOWS, SOLUTIONS_TEXT, SPECIALS, SUBMISSIONS,
+from grader_helpers import (CHAPTER, MYST_HEADER, RAW_CONTROLS, REPO, SHADOW_MODULE, SHADOWS, SOLUTIONS_TEXT, SPECIALS, SUBMISSIONS,
                             build_specials, build_submission, install_bundle, parse_header, small_limits)
 
 FIXTURES = sorted(SUBMISSIONS.glob("*.txt"))
@@ -44,10 +44,15 @@ OTHER_COPIES = ["/work", "/root", "/home", "/tmp", "/srv"]
 
 
 def _grade_namespace(folder, out):
-    """``grade`` in-process, ``--sandbox auto``: namespaces (as root) or a user namespace."""
-    code = cli.main([str(folder), "--chapter", CHAPTER, "--out", str(out), "--jobs", "2", "--quiet",
-                     "--timeout", "5", "--total-timeout", "90"])
+    """``grade`` in-process, ``--sandbox auto``: namespaces (as root) or a user namespace; returns stdout."""
+    import contextlib
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        code = cli.main([str(folder), "--chapter", CHAPTER, "--out", str(out), "--jobs", "2",
+                         "--timeout", "5", "--total-timeout", "90"])
     assert code == 0
+    return printed.getvalue()
 
 
 def _grade_setuid(root: Path, folder: Path, out: Path):
@@ -64,12 +69,13 @@ def _grade_setuid(root: Path, folder: Path, out: Path):
               'exec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin "$@"')
     cmd = ["unshare", "--mount", "--propagation", "private", "--", "bash", "-c", script, "grade-setuid",
            str(ag / "venv" / "bin" / "python"), "-m", "grader", str(folder), "--chapter", CHAPTER,
-           "--out", str(out), "--jobs", "2", "--quiet", "--timeout", "5", "--total-timeout", "90"]
+           "--out", str(out), "--jobs", "2", "--timeout", "5", "--total-timeout", "90"]
     env["PYTHONPATH"] = f"{root / 'public'}:{ag / 'source'}"
     # Run inside the submissions folder: `-m` puts it first on the import path, and the
     # class holds numpy.py, jupytext.py and yaml.py (SHADOWS) that must not be imported.
     proc = subprocess.run(cmd, env=env, cwd=folder, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc.stdout
 
 
 @pytest.fixture(scope="module", params=MODES)
@@ -82,7 +88,7 @@ def graded(request, tmp_path_factory):
         for p in FIXTURES:
             build_submission(p, folder)
         build_specials(folder)
-        _grade_namespace(folder, out)
+        printed = _grade_namespace(folder, out)
         root = None
     else:
         # Outside /tmp (hidden while grading) and readable by the sandbox user where it must be.
@@ -95,13 +101,13 @@ def graded(request, tmp_path_factory):
         for p in FIXTURES:
             build_submission(p, folder)
         build_specials(folder)
-        _grade_setuid(root, folder, out)
+        printed = _grade_setuid(root, folder, out)
     reports = {json.loads(p.read_text())["submission"]: json.loads(p.read_text())
                for p in out.glob("*.json")}
     # Not root: the in-process run gets the user-namespace variant of the namespace mode.
     assert {r["sandbox"] for r in reports.values()} == {mode if os.geteuid() == 0 else "userns"}
     return {"out": out, "folder": folder, "reports": reports, "solutions_before": solutions_before,
-            "mode": mode, "root": root}
+            "mode": mode, "root": root, "printed": printed}
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=[p.stem for p in FIXTURES])
@@ -141,6 +147,21 @@ def test_gradebook_has_one_row_per_file_and_is_not_forged(graded):
     assert len(reports) == len(FIXTURES) + len(SPECIALS)
     assert all(p.suffix == ".json" for p in reports)
     assert len(graded["reports"]) == len(FIXTURES) + len(SPECIALS)
+
+
+def test_no_control_characters_reach_the_terminal_or_the_gradebook(graded):
+    """A file name and output with ESC, CR, NUL, CSI and a bidi override are shown escaped."""
+    printed = graded["printed"]
+    gradebook = (graded["out"] / "gradebook.csv").read_text(encoding="utf-8")
+    assert "fake 18 of 18" in printed and "fake 18 of 18" in gradebook
+    assert "\\x1b[2K\\rfake 18 of 18\\x9b31m\\u202e.py: 0 / 18" in printed
+    for raw in RAW_CONTROLS:
+        assert raw not in printed, repr(raw)
+        assert raw not in gradebook.replace("\r\n", "\n"), repr(raw)
+    assert not any(raw in p.name for p in graded["out"].iterdir() for raw in RAW_CONTROLS)
+    for path in graded["out"].glob("*.json"):
+        text = path.read_text(encoding="utf-8")
+        assert "\x9b" not in text and "\u202e" not in text, path.name
 
 
 def test_no_submission_was_imported_by_the_grader(graded):

@@ -106,7 +106,8 @@ def test_every_row_is_written_whatever_the_names_and_answers(tmp_path, encoding)
     assert "\\ud800 \\udce9 in a message" in report["exercises"][0]["feedback"]
     assert report["exercises"][2]["your_expression"] == "\\ud800x"
     assert "printed bytes" in report["output"]
-    assert (out / "caf\\xe9.py.json").is_file()
+    # The report's name shows the byte escaped, with a hash that keeps it apart from a file named caf\xe9.py.
+    assert len([p for p in out.iterdir() if p.name.startswith("caf\\xe9.py~") and p.suffix == ".json"]) == 1
     # Progress was printed for every submission.
     stdout = proc.stdout.decode(encoding)
     assert len(re.findall(r"^.+: [\d.]+ / 18", stdout, re.M)) == 5, stdout
