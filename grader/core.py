@@ -505,11 +505,14 @@ class GradeOptions:
     hide: list = field(default_factory=list)   # extra paths hidden from the child
 
 
-def _hidden_paths(chapter: Chapter, opts: GradeOptions, submission: Path) -> list[str]:
+def _hidden_paths(chapter: Chapter, opts: GradeOptions, submission: Path, root=None) -> list[str]:
+    """What the child must not see. The same for every file of a batch: the graded folder
+    (``root``) is hidden as a whole, never a folder found by resolving a submission's path."""
     from .spec import CHAPTERS_DIR, DEFAULT_SOLUTIONS_DIR, REPO_ROOT
 
+    graded = Path(root).absolute() if root is not None else Path(submission).absolute().parent
     paths = {str(DEFAULT_SOLUTIONS_DIR), str(CHAPTERS_DIR), str(REPO_ROOT / "tests"),
-             str(REPO_ROOT / ".git"), str(submission.resolve().parent)}
+             str(REPO_ROOT / ".git"), str(graded)}
     sol = solutions_path(chapter.name, opts.solutions).resolve()
     paths.add(str(sol.parent))
     paths.update(str(Path(p).resolve()) for p in opts.hide)
@@ -608,7 +611,7 @@ def grade_submission(path, opts: GradeOptions, root=None) -> dict:
     if cells is not None:
         mode = sandbox.detect_mode(opts.sandbox)
         report["sandbox"] = mode
-        hide = _hidden_paths(chapter, opts, path)
+        hide = _hidden_paths(chapter, opts, path, root)
         descriptions = []
         for k, ex in enumerate(chapter.exercises):
             descriptions.append([k, ex.child_description([c.inputs for c in expected[ex.name]])])

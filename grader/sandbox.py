@@ -145,14 +145,39 @@ def _release_uid(uid: int) -> None:
         _uids_in_use.discard(uid)
 
 
+def _reachable_by_others(path: str, uid: int) -> bool:
+    """Could ``uid`` (not the owner, no groups) read ``path``? False if a folder above it bars the way."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return False
+    if st.st_uid == uid:
+        return True
+    if st.st_mode & (stat.S_IROTH | stat.S_IXOTH if stat.S_ISDIR(st.st_mode) else stat.S_IROTH) == 0:
+        return False
+    parent = os.path.dirname(real)
+    while True:
+        try:
+            pst = os.stat(parent)
+        except OSError:
+            return False
+        if pst.st_uid != uid and not pst.st_mode & stat.S_IXOTH:
+            return False  # others cannot pass this folder
+        if parent == os.path.dirname(parent):
+            return True
+        parent = os.path.dirname(parent)
+
+
 def _check_hidden_by_permissions(paths, uid):
-    """In setuid mode: refuse if the sandbox uid could read a hidden path."""
+    """In setuid mode: refuse if the sandbox uid could read a hidden path.
+
+    A path is protected when it is not readable by other users *or* a folder
+    above it cannot be entered by them (``chmod o-rwx`` on the submissions
+    folder protects every student folder inside it, whatever their own modes).
+    """
     for p in paths:
-        p = Path(p)
-        if not p.exists():
-            continue
-        st = p.stat()
-        if st.st_uid == uid or st.st_mode & (stat.S_IROTH | stat.S_IXOTH if p.is_dir() else stat.S_IROTH):
+        if _reachable_by_others(p, uid):
             raise SandboxUnavailable(
                 f"--sandbox setuid: {p} is readable by other users; "
                 f"run `chmod -R o-rwx {p}` first (or use a machine where unshare works)"
