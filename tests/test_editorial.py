@@ -1,0 +1,361 @@
+"""The book reads as one book: the editorial conventions of ``../shared/EDITORIAL.md``.
+
+Source checks (fast, no build) read every page of ``_toc.yml`` as a notebook
+with jupytext:
+
+- glue bookkeeping (``glue``, ``gnum``, ``gtext``, ``gfig``) sits in hidden cells;
+- every code line fits the 88-character column;
+- no sentence about how the page was made ("the source of this chapter",
+  "not read here", "not verified");
+- the prose never types a figure number (captions and ``{numref}`` number them);
+- one notation (the clashes listed on the notation page do not come back);
+- each chapter's list of checkpoint exercises names exactly the exercises of
+  its notebook.
+
+Built-page checks (``book`` marker, on the fresh build of ``conftest.book_build``):
+every image has real alt text, and figures and equations are numbered per
+chapter, with every ``{numref}`` showing the number its caption shows.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jupytext
+import pytest
+
+from conftest import ROOT, BookBuild, TocPage, toc_pages
+
+#: Tags that keep a code cell's source off the page (hide-input folds it away).
+HIDDEN_TAGS = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
+GLUE_CALL = re.compile(r"(?<![\w.])(?:glue|gnum|gtext|gfig)\(|myst_nb\.glue\(")
+COLUMN = 88
+
+#: Sentences about how the page was written, not about robots.
+META_TEXT = re.compile(
+    r"source of this (?:chapter|lesson|page)"
+    r"|(?:chapter|lesson|page)'s source"
+    r"|\bsource (?:lesson|chapter|text)\b"
+    r"|\b(?:was|were|been|is|are|not) (?:not )?read (?:here|for this)"
+    r"|\bnot read\b"
+    r"|\bnot (?:been )?verified\b"
+    r"|\bunverified\b"
+    r"|\bnot checked\b"
+    r"|\bthis page (?:has|did) not\b"
+    r"|\bas read by\b",
+    re.IGNORECASE,
+)
+TYPED_FIGURE_NUMBER = re.compile(r"\b(?:[Ff]igure|[Ff]ig\.|[Tt]able|[Ee]quation|[Ee]q\.)\s*\(?\d")
+
+PAGES = [p for p in toc_pages() if (ROOT / f"{p.docname}.md").is_file()]
+CHAPTERS = [p for p in PAGES if p.is_chapter]
+
+
+def _notebook(page: TocPage):
+    return jupytext.read(ROOT / f"{page.docname}.md")
+
+
+def _markdown_prose(page: TocPage) -> list[tuple[int, str]]:
+    """(cell number, text) of every Markdown cell, with fenced code and roles' targets removed."""
+    out = []
+    for i, cell in enumerate(_notebook(page).cells, start=1):
+        if cell.cell_type != "markdown":
+            continue
+        text = re.sub(r"^(```|~~~).*?^\1", "", cell.source, flags=re.S | re.M)
+        text = re.sub(r"\{[a-z:]+\}`[^`]*`", "ROLE", text)  # {ref}`...`, {cite:p}`...`
+        text = re.sub(r"^:[a-z-]+:.*$", "", text, flags=re.M)  # directive options
+        out.append((i, text))
+    return out
+
+
+def _math(page: TocPage) -> str:
+    """All inline and display maths of a page's Markdown cells, one snippet per line."""
+    snippets = []
+    for _, text in _markdown_prose(page):
+        snippets += re.findall(r"\$\$(.+?)\$\$", text, flags=re.S)
+        text = re.sub(r"\$\$.+?\$\$", "", text, flags=re.S)
+        snippets += re.findall(r"(?<!\\)\$(.+?)(?<!\\)\$", text, flags=re.S)
+    maths = "\n".join(s.replace("\n", " ") for s in snippets)
+    # \mathcal G is a symbol of its own: spell it CALG so the patterns below,
+    # which look for a bare letter, do not see the G.
+    return _calligraphic(maths)
+
+
+def _calligraphic(maths: str) -> str:
+    return re.sub(r"\\mathcal\s*\{?\s*([A-Za-z])\s*\}?", r"CAL\1", maths)
+
+
+def _ids(pages: list[TocPage]) -> list[str]:
+    return [p.docname for p in pages]
+
+
+# --------------------------------------------------------------------------
+# Reading flow
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_glue_bookkeeping_is_hidden(page: TocPage) -> None:
+    visible = []
+    for i, cell in enumerate(_notebook(page).cells, start=1):
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code" and not tags & HIDDEN_TAGS and GLUE_CALL.search(cell.source):
+            first = next(line for line in cell.source.splitlines() if GLUE_CALL.search(line))
+            visible.append(f"cell {i}: {first.strip()}")
+    assert not visible, (
+        f"{page.docname}: glue calls in visible code cells (move them to a cell tagged "
+        "remove-input or remove-cell):\n" + "\n".join(visible)
+    )
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_code_lines_fit_the_column(page: TocPage) -> None:
+    wide = []
+    for i, cell in enumerate(_notebook(page).cells, start=1):
+        if cell.cell_type == "code":
+            lines = cell.source.splitlines()
+        else:  # fenced code in the prose
+            lines = [
+                line
+                for block in re.findall(r"^```[^\n{]*\n(.*?)^```", cell.source, flags=re.S | re.M)
+                for line in block.splitlines()
+            ]
+        wide += [f"cell {i}: {len(line)} chars: {line[:60]}..." for line in lines if len(line) > COLUMN]
+    assert not wide, f"{page.docname}: code lines wider than {COLUMN} characters:\n" + "\n".join(wide)
+
+
+# --------------------------------------------------------------------------
+# Claims and numbering in the prose
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_no_text_about_how_the_page_was_made(page: TocPage) -> None:
+    found = [
+        f"cell {i}: ...{text[max(m.start() - 50, 0) : m.end() + 30]!r}..."
+        for i, text in _markdown_prose(page)
+        for m in META_TEXT.finditer(text)
+    ]
+    assert not found, (
+        f"{page.docname}: text about how the page was made; cite the claim, check it on the "
+        "page, or mark it '(stated; see ...)':\n" + "\n".join(found)
+    )
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_unchecked_claims_use_one_marker(page: TocPage) -> None:
+    """The one quiet marker is "(stated; see {cite:p}`key`)" or "... (stated)"."""
+    odd = [
+        f"cell {i}: {m.group(0)!r}"
+        for i, text in _markdown_prose(page)
+        for m in re.finditer(r"\((?:stated|claimed|assumed|unchecked)[^)]*\)", text)
+        if not re.fullmatch(r"\(stated(?:; see ROLE(?:, ROLE)*)?\)", m.group(0))
+    ]
+    assert not odd, f"{page.docname}: other forms of the 'stated' marker:\n" + "\n".join(odd)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_prose_never_types_a_figure_or_equation_number(page: TocPage) -> None:
+    typed = [
+        f"cell {i}: {text[max(m.start() - 30, 0) : m.end() + 20]!r}"
+        for i, text in _markdown_prose(page)
+        for m in TYPED_FIGURE_NUMBER.finditer(text)
+    ]
+    assert not typed, (
+        f"{page.docname}: a typed figure/table/equation number; use {{numref}} or {{eq}}:\n"
+        + "\n".join(typed)
+    )
+
+
+# --------------------------------------------------------------------------
+# One notation (see book/appendix/notation.md)
+# --------------------------------------------------------------------------
+
+#: Each clash the notation page resolved, as a pattern in a page's maths, and the fix.
+NOTATION_CLASHES = [
+    (r"(?<![\\A-Za-z{])G(?![A-Za-z])", "plain G: spatial inertia is \\mathcal G, the Delassus "
+     "matrix A, the contact Jacobian J"),
+    (r"\\lambda_\{?[ntcijk123]\b", "lambda with a subscript: normal/friction forces are f_n, f_t, "
+     "principal moments I_1..I_3; lambda is only a multiplier"),
+    (r"\bm_d\b|m_\{d\}", "m_d: the number of pyramid edges is n_d"),
+    (r"(?<![\\A-Za-z{])V_\{?[absf]\b", "plain V for a twist: write \\mathcal V"),
+    (r"(?<![\\A-Za-z])E\^\{?T|[|\s]E\s*\\lambda|\\lambda\s*E\b", "E as a block of ones: H"),
+    (r"(?<![\\A-Za-z{])h\s*\\beta|\\beta\s*h\b|\\phi\s*/\s*h\b|/\s*h\b",
+     "h as a time step: \\Delta t"),
+]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_notation_clashes_stay_resolved(page: TocPage) -> None:
+    maths = _math(page)
+    found = [
+        f"{why}: ...{maths[max(m.start() - 25, 0) : m.end() + 15]}..."
+        for pattern, why in NOTATION_CLASHES
+        for m in re.finditer(pattern, maths)
+    ]
+    assert not found, f"{page.docname}: notation clashes:\n" + "\n".join(found)
+
+
+def test_identity_is_not_e_outside_the_elasticity_pages() -> None:
+    """E is Young's modulus (3.12, Drake page); nowhere else is E a symbol."""
+    for page in PAGES:
+        if page.docname.endswith(
+            ("contact-and-impact", "drake-hydroelastic-troubleshooting", "appendix/notation")
+        ):
+            continue
+        hits = re.findall(r".{0,25}(?<![\\A-Za-z{])E(?![A-Za-z]).{0,15}", _math(page))
+        assert not hits, f"{page.docname}: E in the maths (the identity is \\mathbf 1): {hits}"
+
+
+def test_notation_clash_patterns_can_fail() -> None:
+    """Each pattern above catches the clash it names (so the notation test is not vacuous)."""
+    samples = [
+        r"A = G M^{-1} G^{T}",
+        r"\lambda_n \ge 0",
+        r"m_d = 4",
+        r"V_b = (\omega, v)",
+        r"D v + E\lambda \ge 0",
+        r"b = N v + \phi/h",
+    ]
+    for (pattern, why), sample in zip(NOTATION_CLASHES, samples, strict=True):
+        assert re.search(pattern, sample), why
+    for clean in (r"\mathcal G_b", r"\Gamma(2/5)", r"\mathcal V_b", r"f_n", r"n_d",
+                  r"\phi/\Delta t", r"M\ddot q + h = \tau"):
+        clean = _calligraphic(clean)
+        assert not any(re.search(p, clean) for p, _ in NOTATION_CLASHES), clean
+
+
+# --------------------------------------------------------------------------
+# Exercise lists
+# --------------------------------------------------------------------------
+
+
+def _exercise_names(notebook: Path) -> list[str]:
+    return re.findall(r"^## Exercise [^`\n]*`([A-Za-z_][A-Za-z0-9_]*)`", notebook.read_text(), re.M)
+
+
+@pytest.mark.parametrize("page", CHAPTERS, ids=_ids(CHAPTERS))
+def test_chapter_lists_the_exercises_of_its_notebook(page: TocPage) -> None:
+    text = (ROOT / f"{page.docname}.md").read_text()
+    section = text[text.index("Checkpoint exercises") :] if "Checkpoint exercises" in text else ""
+    linked = re.search(r"exercises/([a-z_]+\.md)", section)
+    assert linked, f"{page.docname}: no checkpoint-exercise section linking exercises/<file>.md"
+    names = _exercise_names(ROOT / "exercises" / linked.group(1))
+    assert names, f"exercises/{linked.group(1)} has no '## Exercise ... `name`' headings"
+    listed = re.findall(r"^\s*(?:\d+\.|[-*])\s+(?:\*\*)?`([A-Za-z_][A-Za-z0-9_]*)`", section, re.M)
+    assert listed == names, (
+        f"{page.docname}: the chapter lists {listed}, the notebook has {names}"
+    )
+
+
+# --------------------------------------------------------------------------
+# The built pages
+# --------------------------------------------------------------------------
+
+
+class _PageParser(HTMLParser):
+    """Collect images, equation numbers, caption numbers and numbered references."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[dict[str, str | None]] = []
+        self.eqnos: list[str] = []
+        self.captions: list[tuple[str | None, str]] = []  # (figure id, "Fig. 3")
+        self.numrefs: list[tuple[str, str]] = []  # (href, "Fig. 3")
+        self._figure_ids: list[str | None] = []
+        self._capture: str | None = None
+        self._href: str = ""
+        self._text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if tag == "img":
+            self.images.append(a)
+        elif tag in ("figure", "div", "table") and (
+            tag == "figure" or "figure" in classes or tag == "table"
+        ):
+            self._figure_ids.append(a.get("id"))
+        if tag == "span" and "eqno" in classes:
+            self._capture, self._text = "eqno", ""
+        elif tag == "span" and "caption-number" in classes:
+            self._capture, self._text = "caption", ""
+        elif tag == "span" and "std-numref" in classes:
+            self._capture, self._text = "numref", ""
+        elif tag == "a":
+            self._href = a.get("href") or ""
+
+    def handle_data(self, data: str) -> None:
+        if self._capture:
+            self._text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "span" and self._capture:
+            text = self._text.strip()
+            if self._capture == "eqno":
+                self.eqnos.append(text)
+            elif self._capture == "caption":
+                fig_id = next((i for i in reversed(self._figure_ids) if i), None)
+                self.captions.append((fig_id, text))
+            else:
+                self.numrefs.append((self._href, text))
+            self._capture = None
+
+
+def _parse(path: Path) -> _PageParser:
+    parser = _PageParser()
+    parser.feed(path.read_text())
+    return parser
+
+
+@pytest.mark.book
+@pytest.mark.xdist_group("book")
+def test_every_image_has_alt_text(book_build: BookBuild, toc_page: TocPage) -> None:
+    page = _parse(book_build.html_dir / toc_page.html)
+    bad = [
+        img.get("src")
+        for img in page.images
+        if not (img.get("alt") or "").strip()
+        or re.search(r"\.(png|svg|jpe?g|gif)$|^_images|/_images/", img.get("alt") or "")
+    ]
+    assert not bad, f"{toc_page.docname}: images without real alt text: {bad}"
+
+
+@pytest.mark.book
+@pytest.mark.xdist_group("book")
+def test_numbers_restart_on_every_page(book_build: BookBuild, toc_page: TocPage) -> None:
+    page = _parse(book_build.html_dir / toc_page.html)
+    equations = [int(n.strip("()")) for n in page.eqnos if n]
+    assert equations == list(range(1, len(equations) + 1)), (
+        f"{toc_page.docname}: equation numbers {equations}"
+    )
+    for kind in ("Fig.", "Table"):
+        numbers = [int(t.split()[-1].rstrip(".")) for _, t in page.captions if t.startswith(kind)]
+        assert numbers == list(range(1, len(numbers) + 1)), (
+            f"{toc_page.docname}: {kind} numbers {numbers}"
+        )
+
+
+@pytest.mark.book
+@pytest.mark.xdist_group("book")
+def test_numbered_references_show_the_caption_number(book_build: BookBuild) -> None:
+    """A {numref} to a figure shows the number printed under that figure (any page)."""
+    captions: dict[str, str] = {}
+    parsed = {}
+    for page in toc_pages():
+        path = book_build.html_dir / page.html
+        parsed[page.html] = _parse(path)
+        for fig_id, text in parsed[page.html].captions:
+            if fig_id:
+                captions[f"{page.html}#{fig_id}"] = text.rstrip(".")
+    wrong = []
+    for html, page in parsed.items():
+        for href, text in page.numrefs:
+            target = href if "#" in href and not href.startswith("#") else f"{html}{href}"
+            target = str(Path(html).parent / target) if not href.startswith("#") else target
+            target = re.sub(r"[^/]+/\.\./", "", target)
+            if target in captions and captions[target] not in text:
+                wrong.append(f"{html}: reference {text!r} to {target} captioned {captions[target]!r}")
+    assert not wrong, "\n".join(wrong)
