@@ -22,9 +22,14 @@ LIB_DIR = Path(__file__).resolve().parents[2] / "lib"
 
 
 def lib_fingerprint(lib_dir: Path = LIB_DIR) -> str:
-    """Return a SHA-256 digest over the names and contents of ``lib/**/*.py``."""
+    """Return a SHA-256 digest over the names and contents of ``lib/**/*.py``, ``*.js`` and ``*.css``.
+
+    The JavaScript and CSS are the front ends of the live figures
+    (``lib/widgets/js/``), which the executed notebooks embed in their widget state.
+    """
     digest = hashlib.sha256()
-    for path in sorted(lib_dir.rglob("*.py")):
+    sources = [p for suffix in ("*.py", "*.js", "*.css") for p in lib_dir.rglob(suffix)]
+    for path in sorted(sources):
         digest.update(path.relative_to(lib_dir).as_posix().encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())

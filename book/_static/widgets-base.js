@@ -6,7 +6,8 @@
  *    (jsDelivr) unless a script element carries data-jupyter-widgets-cdn. The
  *    book serves those files from _static/vendor/, so point both there. The
  *    path depends on how deep the page is, so it is computed from this
- *    script's own address.
+ *    script's own address. The same goes for anywidget's front end, which
+ *    the manager asks require.js for by its module name "anywidget".
  * 2. MathJax. html-manager 1.0.15 typesets widget labels with MathJax 2's
  *    MathJax.Hub.Queue; the book runs MathJax 3, where that is undefined and
  *    every widget failed with "Cannot read properties of undefined (reading
@@ -26,6 +27,9 @@
       paths: {
         "@jupyter-widgets/html-manager/dist":
           vendor + "@jupyter-widgets/html-manager/dist",
+        // anywidget's front end (AMD bundle from npm anywidget): the live
+        // figures of lib/widgets/live.py are anywidgets.
+        "anywidget": vendor + "anywidget/dist/index",
       },
     });
   }

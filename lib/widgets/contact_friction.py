@@ -1224,7 +1224,8 @@ def fingertip_data(x_tip: float = 0.3, elbow: str = "up", mu: float = 0.6, tau_m
     return {
         "x_tip": float(x_tip), "elbow": elbow, "mu": float(mu), "tau_max": float(tau_max),
         "force": np.array([f_t, f_n], dtype=float), "q": q, "points": fingertip.two_link_points(q, l1, l2, base_height),
-        "jacobian": jac, "polygon": polygon, "optimum": best.force, "max_normal": best.normal_force,
+        # "+ 0.0" turns the solver's -0.0 (mu = 0) into 0.0: the readout says "f_t = 0.00 N".
+        "jacobian": jac, "polygon": polygon, "optimum": best.force + 0.0, "max_normal": best.normal_force,
         "optimum_torques": best.torques, "limiting": limiting, "cone_active": best.cone_active,
         "label": status.label, "in_cone": status.in_cone, "torques": status.torques,
         "over_limit": status.over_limit, "press_capacity": fingertip.press_capacity(jac),

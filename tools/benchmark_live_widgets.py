@@ -1,0 +1,99 @@
+#!/usr/bin/env python
+"""How long a control change takes to redraw each live figure of "Contact and friction", in the browser.
+
+Opens the built lesson page in headless Chromium, offline (every request
+other than ``file:`` aborted), and for each of the five live figures
+(``lib/widgets/live.py``) sweeps every control over its range, as a reader
+dragging a slider would. For each change it times, inside the page:
+
+* ``redraw``: from dispatching the ``input`` event until the figure has
+  recomputed the physics, rewritten its readout and replaced its SVG picture
+  (the event handler runs all of that synchronously);
+* ``+ layout``: the same plus the style and layout of the new picture
+  (forced by reading its size), i.e. all the work the browser does before it
+  can paint the next frame.
+
+It prints the median and the 90th percentile in milliseconds; the target is
+a median under 16 ms (one frame at 60 Hz). Wall-clock on this machine: run it
+on an otherwise idle machine.
+
+Usage: ``.venv/bin/python tools/benchmark_live_widgets.py [HTML_DIR] [--repeat N]``
+(HTML_DIR defaults to ``_build/html``, where ``make book`` builds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from test_widgets_live import FIGURES, PAGE, open_offline  # noqa: E402
+
+#: Sweep every control of one figure and time each change in the page.
+SWEEP_JS = r"""
+([name, steps, repeat]) => {
+  const root = document.querySelector(`.cf-live[data-figure="${name}"]`);
+  const times = [], withLayout = [];
+  for (let r = 0; r < repeat; r++) {
+    for (const input of root.querySelectorAll('input[type=range]')) {
+      const lo = +input.min, hi = +input.max;
+      for (let i = 0; i <= steps; i++) {
+        input.value = lo + (hi - lo) * i / steps;
+        const start = performance.now();
+        input.dispatchEvent(new Event('input', {bubbles: true}));
+        const mid = performance.now();
+        root.querySelector('.cf-pictures').getBoundingClientRect();
+        document.body.offsetHeight;
+        const end = performance.now();
+        times.push(mid - start); withLayout.push(end - start);
+      }
+    }
+    for (const radio of root.querySelectorAll('input[type=radio]')) {
+      const start = performance.now();
+      radio.click();
+      const mid = performance.now();
+      root.querySelector('.cf-pictures').getBoundingClientRect();
+      const end = performance.now();
+      times.push(mid - start); withLayout.push(end - start);
+    }
+  }
+  return [times, withLayout];
+}
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("html_dir", nargs="?", default=str(ROOT / "_build" / "html"))
+    parser.add_argument("--repeat", type=int, default=3, help="sweeps per figure (default 3)")
+    parser.add_argument("--steps", type=int, default=20, help="positions per slider and sweep (default 20)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page, blocked = open_offline(context, Path(args.html_dir) / PAGE)
+            print(f"{'figure':10s} {'changes':>7s} {'redraw median / p90':>22s} {'+ layout median / p90':>24s}")
+            for name in FIGURES:
+                page.evaluate(SWEEP_JS, [name, args.steps, 1])  # warm-up (JIT, caches)
+                times, layout = page.evaluate(SWEEP_JS, [name, args.steps, args.repeat])
+
+                def stats(values: list[float]) -> str:
+                    p90 = statistics.quantiles(values, n=10)[-1]
+                    return f"{statistics.median(values):8.2f} / {p90:6.2f} ms"
+
+                print(f"{name:10s} {len(times):7d} {stats(times):>22s} {stats(layout):>24s}")
+            if blocked or page.errors:
+                raise SystemExit(f"requests blocked: {blocked}; page errors: {page.errors}")
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
