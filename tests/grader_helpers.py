@@ -190,9 +190,9 @@ SPECIALS.append(Special("yaml_bomb_front_matter", "yaml_bomb_front_matter.md", _
 SPECIALS.append(Special("yaml_bomb_cell_options", "yaml_bomb_cell_options.md", _yaml_bomb_cell_options,
                         "unreadable", 0.0, contains=["YAML aliases (*name) are not accepted"]))
 SPECIALS.append(Special("pandoc_div_in_plain_markdown", "pandoc_div.md", _pandoc_div, "graded", 18.0,
-                        absent=["pandoc"]))
+                        absent=["could not be read", "was not found"]))
 SPECIALS.append(Special("myst_header_asks_for_pandoc", "header_pandoc.md", _header_asks_for_pandoc,
-                        "graded", 18.0, absent=["pandoc"]))
+                        "graded", 18.0, absent=["could not be read", "was not found"]))
 
 
 def _solutions(path: Path) -> None:
