@@ -12,6 +12,9 @@ velocities), so a formula that is wrong in general fails every case.
 import numpy as np
 
 from grader.spec import Chapter, ExpressionExercise, FunctionExercise
+from lib._validation import as_vector, positive, real_number
+from lib.constraints import check_constraint_jacobian
+from lib.contact_lcp import mass_matrix_inverse
 
 
 def _spd(rng, n):
@@ -61,6 +64,43 @@ def _fivebar_case(y, pdd):
     return {"M": M, "f": f, "J_loop": J, "actuated": list(lm.FIVEBAR_ACTUATED), "qdd": qdd}
 
 
+# Every case input is checked with the library's own validation (Exercise.validate):
+# mass matrices symmetric positive definite, Jacobians of full row rank, sizes that match.
+def _valid_kkt(c):
+    n = len(mass_matrix_inverse(c["M"], "M"))
+    check_constraint_jacobian(c["J"], name="J")
+    m = len(c["J"])
+    if len(c["J"][0]) != n:
+        raise ValueError(f"J has {len(c['J'][0])} columns, M is {n} x {n}")
+    as_vector(c["f"], "f", n)
+    as_vector(c["gamma"], "gamma", m)
+    if "qd" in c:
+        as_vector(c["qd"], "qd", n)
+
+
+def _valid_vw(c):
+    n = len(mass_matrix_inverse(c["M"], "M"))
+    check_constraint_jacobian(c["J_loop"], name="J_loop")
+    as_vector(c["f"], "f", n)
+    as_vector(c["qdd"], "qdd", n)
+    if sorted(set(c["actuated"])) != sorted(c["actuated"]) or not all(0 <= a < n for a in c["actuated"]):
+        raise ValueError(f"actuated {c['actuated']} must be distinct coordinates 0..{n - 1}")
+    if len(c["J_loop"]) + len(c["actuated"]) != n:
+        raise ValueError("loop constraints and actuated coordinates must add up to n")
+
+
+def _valid_positive(*names):
+    def check(c):
+        for name in names:
+            positive(c[name], name)
+    return check
+
+
+def _valid_gamma_point(p):
+    for name in _GAMMA_SYMBOLS:
+        real_number(p[name], name)
+
+
 _GAMMA_SYMBOLS = ("phi_a", "phid_a", "phi_b", "phid_b", "r_ax", "r_ay", "r_bx", "r_by")
 
 
@@ -76,6 +116,7 @@ CHAPTER = Chapter(
     exercises=[
         FunctionExercise(
             number="3.11.1", name="constrained_accelerations", points=2, partial=True,
+            validate=_valid_kkt,
             title="Constrained equations of motion through the Schur complement",
             args=("M", "J", "f", "gamma"),
             public=[
@@ -88,6 +129,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="3.11.2", name="pin_joint_gamma", points=2, partial=False,
+            validate=_valid_gamma_point,
             title="The acceleration right-hand side of a planar pin joint",
             symbols=_GAMMA_SYMBOLS, shape=(2, 1),
             public_points=[
@@ -100,6 +142,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.11.3", name="constraint_force_power", points=2, partial=True,
+            validate=_valid_kkt,
             title="Ideal constraint forces do no work on admissible velocities",
             args=("M", "J", "f", "gamma", "qd"),
             public=[
@@ -113,6 +156,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.11.4", name="pendulum_drift", points=2, partial=True,
+            validate=_valid_positive("h", "T"),
             title="Drift of an acceleration-level simulation scales as h^4",
             args=("h", "T"),
             public=[{"h": 0.02, "T": 1.0}, {"h": 0.01, "T": 1.0}],
@@ -121,6 +165,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.11.5", name="baumgarte_amplification", points=2, partial=True,
+            validate=_valid_positive("beta", "h"),
             title="Why large Baumgarte gains hurt: RK4 on the constraint-error mode",
             args=("beta", "h"),
             public=[{"beta": 5.0, "h": 0.01}, {"beta": 300.0, "h": 0.01}],
@@ -130,6 +175,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.11.6", name="virtual_work_torques", points=3, partial=True,
+            validate=_valid_vw,
             title="Actuator torques by virtual work",
             args=("M", "f", "J_loop", "actuated", "qdd"),
             public=[_fivebar_case(0.3, [0.0, 0.0]), _fivebar_case(0.25, [1.0, -0.5])],
