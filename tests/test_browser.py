@@ -589,3 +589,24 @@ def test_layout_checker_catches_overflow_dead_toggles_and_console_errors(
     assert any("[layout]" in f and "too wide" in f for f in faults), faults
     assert any("[navigation]" in f and "primary" in f for f in faults), faults
     assert any("[console]" in f and "undefinedFunction" in f for f in faults), faults
+
+
+def press_live_code(page) -> str:
+    """Press Live Code on an open page and return what its status button says once settled."""
+    page.evaluate("() => window.initThebeSBT()")
+    page.wait_for_function(
+        "() => document.querySelector('.thebe-launch-button')?.dataset.liveCode === 'unavailable'",
+        timeout=30_000,
+    )
+    return page.locator(".thebe-launch-button").inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("tiny-book")
+def test_live_code_says_when_it_cannot_start(offline_page, tiny_faulty_book: BookBuild) -> None:
+    """Offline, Live Code tells the reader it could not start instead of "Loading thebe from CDN..."."""
+    page_file = tiny_faulty_book.html_dir / "book" / "dynamics" / "good.html"
+    offline_page.goto(page_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+    text = press_live_code(offline_page)
+    assert "Live Code could not start" in text and "could not be downloaded" in text, text
+    assert any("thebe" in url for url in offline_page.blocked), offline_page.blocked

@@ -34,3 +34,54 @@ document.addEventListener("DOMContentLoaded", () => {
     }
   }
 });
+
+/* 3. Live Code says so when it cannot start.
+ *
+ * sphinx-thebe loads thebe from a CDN when Live Code is pressed and shows
+ * "Loading thebe from CDN..." until the script arrives, which offline is
+ * never; when Binder itself fails, thebe's status just reads "failed". Tell
+ * the reader within seconds what happened and what still works.
+ */
+const LIVE_CODE_WAIT_MS = 8000;
+
+function liveCodeUnavailable(reason) {
+  const button = document.querySelector(".thebe-launch-button");
+  if (!button || button.dataset.liveCode === "unavailable") return;
+  button.dataset.liveCode = "unavailable";
+  button.setAttribute("role", "status");
+  button.classList.add("live-code-unavailable");
+  button.textContent =
+    `Live Code could not start: ${reason}. Everything on this page, ` +
+    "including the figures, works without it; to run the code, open the " +
+    "chapter on Binder or in JupyterLab.";
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (typeof window.initThebe !== "function") return;
+  const original = window.initThebe;
+  window.initThebe = (...args) => {
+    const result = original(...args);
+    const script = typeof THEBE_JS_URL === "string"
+      ? document.head.querySelector(`script[src="${THEBE_JS_URL}"]`) : null;
+    if (script) {
+      script.addEventListener("error", () =>
+        liveCodeUnavailable("the thebe library could not be downloaded (no network?)"));
+    }
+    const watchStatus = () => {
+      if (typeof thebelab === "undefined") return false;
+      thebelab.on("status", (event, data) => {
+        if (data.status === "failed") {
+          liveCodeUnavailable("mybinder.org could not be reached or refused the session");
+        }
+      });
+      return true;
+    };
+    if (!watchStatus() && script) script.addEventListener("load", watchStatus);
+    setTimeout(() => {
+      if (typeof thebelab === "undefined") {
+        liveCodeUnavailable("the thebe library did not load within a few seconds (no network?)");
+      }
+    }, LIVE_CODE_WAIT_MS);
+    return result;
+  };
+});
