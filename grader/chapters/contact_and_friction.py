@@ -14,6 +14,7 @@ their case mix in the notebook.
 import numpy as np
 
 from grader.spec import Chapter, ExpressionExercise, FunctionExercise
+from lib._validation import as_matrix, in_range, nonnegative, positive, real_number
 
 G = 9.81
 
@@ -118,6 +119,35 @@ def _hidden_press(rng):
     return cases
 
 
+# Every case input is checked with the library's own validation (Exercise.validate).
+def _valid(positives=(), nonnegatives=(), reals=()):
+    def check(c):
+        for name in positives:
+            positive(c[name], name)
+        for name in nonnegatives:
+            nonnegative(c[name], name)
+        for name in reals:
+            real_number(c[name], name)
+    return check
+
+
+def _valid_pyramid(c):
+    if not isinstance(c["k"], int) or c["k"] < 3:
+        raise ValueError(f"k must be an int >= 3 (pyramid edges), got {c['k']!r}")
+
+
+def _valid_zeno(c):
+    positive(c["h0"], "h0")
+    positive(c["g"], "g")
+    in_range(c["e"], "e", 0.0, 1.0)
+
+
+def _valid_press(c):
+    as_matrix(c["jacobian"], "jacobian", 2, 2)
+    nonnegative(c["mu"], "mu")
+    positive(c["tau_max"], "tau_max")
+
+
 CHAPTER = Chapter(
     name="contact_and_friction",
     title="Contact and friction: an interactive lesson",
@@ -125,6 +155,7 @@ CHAPTER = Chapter(
     exercises=[
         FunctionExercise(
             number="1", name="critical_angle_deg", points=1, partial=True,
+            validate=_valid(positives=("mu_s", "mass")),
             title="Check yourself 1: the critical angle of a ramp",
             args=("mu_s", "mass"),
             public=[{"mu_s": 0.8, "mass": 1.0}, {"mu_s": 0.8, "mass": 10.0}],
@@ -132,6 +163,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="2", name="slip_friction", points=2, partial=True,
+            validate=_valid(positives=("f_n",), nonnegatives=("mu",), reals=("f_t",)),
             title="Check yourself 2: friction supplied and the unbalanced remainder",
             args=("f_n", "mu", "f_t"),
             public=[{"f_n": 4.0, "mu": 0.5, "f_t": 3.0}, {"f_n": 4.0, "mu": 0.5, "f_t": 1.0}],
@@ -139,6 +171,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3", name="pyramid_errors", points=2, partial=True,
+            validate=_valid_pyramid,
             title="Check yourself 3: worst-case errors of the k-edge pyramids",
             args=("k",),
             public=[{"k": 4}, {"k": 8}],
@@ -146,6 +179,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="4", name="max_stable_step", points=1, partial=True,
+            validate=_valid(positives=("k", "mass")),
             title="Check yourself 4: the stable step of a penalty contact",
             args=("k", "mass"),
             public=[{"k": 1e6, "mass": 1.0}, {"k": 1e8, "mass": 1.0}],
@@ -153,6 +187,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="5", name="complementarity_allowed", points=2, partial=True,
+            validate=_valid(reals=("gap", "force")),
             title="Check yourself 5: which (gap, force) pairs complementarity allows",
             args=("gap", "force"),
             public=[{"gap": 0.003, "force": 5.0}, {"gap": 0.003, "force": 0.0}],
@@ -160,6 +195,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="6", name="ramp_sticks", points=2, partial=True,
+            validate=_valid(positives=("mass",), nonnegatives=("mu_s", "push"), reals=("alpha", "beta")),
             title="FIG 1: the sticking condition with a push",
             args=("alpha", "mu_s", "mass", "push", "beta"),
             public=[
@@ -170,6 +206,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="7", name="supplied_force", points=2, partial=True,
+            validate=_valid(nonnegatives=("mu",), reals=("f_t", "f_n")),  # f_n < 0: a pull, a case on purpose
             title="FIG 2: the force a Coulomb contact supplies",
             args=("f_t", "f_n", "mu"),
             public=[{"f_t": 1.0, "f_n": 3.0, "mu": 0.5}, {"f_t": 1.0, "f_n": -1.5, "mu": 0.5}],
@@ -177,6 +214,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="8", name="min_edges", points=2, partial=True,
+            validate=_valid(positives=("tol",)),
             title="FIG 3: the fewest pyramid edges for a given accuracy",
             args=("tol",),
             public=[{"tol": 0.05}, {"tol": 0.3}],
@@ -184,6 +222,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="9", name="zeno_rest_time", points=1, partial=True,
+            validate=_valid_zeno,
             title="FIG 4: the rest time of a bouncing ball",
             args=("h0", "e", "g"),
             public=[{"h0": 1.0, "e": 0.8, "g": 9.81}, {"h0": 1.0, "e": 0.0, "g": 9.81}],
@@ -191,6 +230,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="10", name="restitution_expr", points=1, partial=False,
+            validate=_valid(positives=("zeta",)),
             title="FIG 4: the effective restitution of a spring-damper contact",
             symbols=("zeta",),
             public_points=[{"zeta": 0.1}, {"zeta": 0.3}],
@@ -198,6 +238,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="11", name="max_press_force", points=2, partial=True,
+            validate=_valid_press,
             title="FIG 5: how hard the finger can press",
             args=("jacobian", "mu", "tau_max"),
             public=[
