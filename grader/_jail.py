@@ -106,7 +106,7 @@ def main():
         resource.setrlimit(res, (value, value))
 
     if uid is not None:
-        os.setgroups([])
+        os.setgroups([int(g) for g in cfg.get("groups") or []])  # only lib's group, when allowed
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
         if os.getuid() != uid or os.geteuid() != uid:

@@ -93,3 +93,40 @@ def exercise_score(points: float, partial: bool, passed: list[bool]) -> float:
     if partial:
         return round(points * sum(passed) / len(passed), 4)
     return float(points) if all(passed) else 0.0
+
+
+def compare_choice(expected, returned, *, options, multi: bool, partial: bool) -> list[CaseResult]:
+    """A choice answer (sorted option indices) against the reference's.
+
+    One result, or with ``multi`` and ``partial`` one per option (chosen or not,
+    right or wrong). Messages never say which options are right.
+    """
+    n = len(options)
+    if not (isinstance(returned, list) and all(type(i) is int and 0 <= i < n for i in returned)):
+        return [CaseResult(False, "the answer could not be read as options")]
+    chosen, right = set(returned), set(expected)
+    if multi and partial:
+        return [CaseResult((i in chosen) == (i in right),
+                           f"option {options[i]}: {'chosen' if i in chosen else 'not chosen'}")
+                for i in range(n)]
+    shown = ", ".join(options[i] for i in sorted(chosen)) or "none"
+    if chosen == right:
+        return [CaseResult(True, f"your answer ({shown}) is right")]
+    return [CaseResult(False, f"your answer ({shown}) is not right")]
+
+
+def compare_quantity(expected, returned, *, rtol: float, atol: float) -> CaseResult:
+    """``[SI value, kg, m, s exponents]`` against the reference's (same dimension, value within tolerance)."""
+    from .runner import describe_dimension
+
+    if not (isinstance(returned, list) and len(returned) == 4
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in returned)
+            and all(np.isfinite(returned))):
+        return CaseResult(False, "the answer could not be read as a number with a unit")
+    if [float(d) for d in returned[1:]] != [float(d) for d in expected[1:]]:
+        return CaseResult(False, f"the unit is {describe_dimension(returned[1:])} in SI base units; "
+                                 f"this quantity is in {describe_dimension(expected[1:])}")
+    if abs(returned[0] - expected[0]) <= atol + rtol * abs(expected[0]):
+        return CaseResult(True, "right value and unit")
+    return CaseResult(False, f"the unit is right, the value ({returned[0]:.6g} "
+                             f"{describe_dimension(returned[1:])} in SI units) is not")

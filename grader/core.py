@@ -486,6 +486,10 @@ def expected_cases(chapter: Chapter, solutions=None, seed: int | None = None) ->
                 if not case["ok"]:
                     raise RuntimeError(f"reference solution fails on {ex.name}: {case['error']}")
                 values.append(ExpectedCase(public, inp, case["value"]))
+                if ex.kind == "design":
+                    ok, why = judge_design(ex, inp, case["value"])
+                    if not ok:
+                        raise RuntimeError(f"reference design fails the judge of {ex.name}: {why}")
             out[ex.name] = values
         _EXPECTED_CACHE[key] = out
         return out
@@ -616,7 +620,7 @@ def grade_submission(path, opts: GradeOptions, root=None) -> dict:
         for k, ex in enumerate(chapter.exercises):
             descriptions.append([k, ex.child_description([c.inputs for c in expected[ex.name]])])
         timeouts = {k: ex.timeout for k, ex in enumerate(chapter.exercises) if ex.timeout}
-        _run_all(cells, module, descriptions, opts, hide, results, report, timeouts)
+        _run_groups(chapter, cells, module, descriptions, opts, hide, results, report, timeouts)
 
     total = 0.0
     for k, ex in enumerate(chapter.exercises):
@@ -702,7 +706,7 @@ def _plain_value(value, depth=0) -> bool:
 
 def _validated_result(msg, desc) -> dict:
     """The child's result for one exercise, checked field by field (raises ProtocolError)."""
-    n = len(desc["cases"]) if desc["kind"] == "function" else len(desc["points"])
+    n = len(desc["points"]) if desc["kind"] == "expression" else len(desc["cases"])
     cases = msg.get("cases")
     bad = sandbox.ProtocolError(f"a malformed result for `{desc['name']}`")
     if not isinstance(cases, list) or len(cases) != n:
@@ -720,7 +724,45 @@ def _validated_result(msg, desc) -> dict:
     return {"cases": cases, "render": msg.get("render"), "missing": msg.get("missing")}
 
 
-def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None):
+LIB_FREE_NOTE = "While grading the exercises done without lib (lib cannot be imported there): "
+
+
+def _run_groups(chapter, cells, module, descriptions, opts, hide, results, report, timeouts):
+    """Run the exercises that may use ``lib`` in one child, those graded without it in another.
+
+    A ``lib_forbidden`` exercise is graded in a child where ``lib`` is not
+    there at all (not mounted, not on ``sys.path``; in setuid mode not
+    readable), so a call of the library routine it asks to rebuild fails
+    there whatever the submission does. That child runs every cell again;
+    its notes (e.g. a cell that imports lib) are added once, marked.
+    """
+    groups = [(True, [k for k, ex in enumerate(chapter.exercises) if not ex.lib_forbidden]),
+              (False, [k for k, ex in enumerate(chapter.exercises) if ex.lib_forbidden])]
+    first = True
+    for with_lib, ks in groups:
+        if not ks:
+            continue
+        sub = [[j, descriptions[k][1]] for j, k in enumerate(ks)]
+        sub_timeouts = {j: timeouts[k] for j, k in enumerate(ks) if k in timeouts}
+        sub_results: dict = {}
+        if first:
+            _run_all(cells, module, sub, opts, hide, sub_results, report, sub_timeouts, with_lib=with_lib)
+        else:
+            side = dict(report, messages=[], output="")
+            _run_all(cells, module, sub, opts, hide, sub_results, side, sub_timeouts, with_lib=with_lib)
+            if side["status"] == "error":
+                report["status"] = "error"
+                report.setdefault("error_detail", side.get("error_detail", ""))
+            for msg in side["messages"]:
+                if msg not in report["messages"]:
+                    report["messages"].append(msg if msg.startswith("GRADER ERROR") else LIB_FREE_NOTE + msg)
+        first = False
+        for j, k in enumerate(ks):
+            if j in sub_results:
+                results[k] = sub_results[j]
+
+
+def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None, with_lib=True):
     limits = opts.limits
     timeouts = timeouts or {}
     deadline = time.monotonic() + limits.total_timeout
@@ -741,7 +783,7 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
         run_cells = [c for c in cells if c[0] not in skip]
         payload = {"cells": run_cells, "exercises": descriptions[start:], "module": module}
         protocol = _Protocol(run_cells, descriptions, start, limits, timeouts, labels, report, results)
-        outcome = sandbox.run_child(payload, mode=report["sandbox"], limits=limits, hide=hide,
+        outcome = sandbox.run_child(payload, mode=report["sandbox"], limits=limits, hide=hide, with_lib=with_lib,
                                     deadline=deadline, on_event=protocol)
         if outcome.output and len(outputs) < 3:
             outputs.append(outcome.output)
@@ -826,27 +868,33 @@ def _score_exercise(k, ex, cases, result, status):
     passed = []
     hidden_i = 0
     public_i = 0
+    if ex.kind in ("choice", "quantity"):
+        hidden_i = -1  # one answer, no public case: labelled "your answer"
     for case, ret in zip(cases, got):
         if case.public:
             public_i += 1
             label = f"public case {public_i}"
+        elif hidden_i < 0:
+            label = "your answer"
         else:
             hidden_i += 1
             label = f"hidden case {hidden_i}"
         if not isinstance(ret, dict):
             res = cmp.CaseResult(False, "malformed result")
         elif ret.get("ok") is True and "value" in ret:
-            res = cmp.compare(case.expected, ret["value"], rtol=ex.rtol, atol=ex.atol, public=case.public)
+            res = judge_case(ex, case.expected, case.inputs, ret["value"], case.public)
         else:
             err = ret.get("error")
             res = cmp.CaseResult(False, str(err)[:600] if isinstance(err, str) else "failed")
-        passed.append(res.passed)
-        entry["cases"].append({"public": case.public, "passed": res.passed, "message": f"{label}: {res.message}"})
+        for r in (res if isinstance(res, list) else [res]):
+            passed.append(r.passed)
+            entry["cases"].append({"public": case.public, "passed": r.passed, "message": f"{label}: {r.message}"})
     entry["score"] = cmp.exercise_score(ex.points, ex.partial, passed)
     rendered = result.get("render")
     if isinstance(rendered, str):
         entry["your_expression"] = rendered[:400]
     missing = result.get("missing")
+    n = len(passed)
     npass = sum(passed)
     summary = f"{npass} of {n} cases passed"
     if isinstance(missing, str):
@@ -858,6 +906,31 @@ def _score_exercise(k, ex, cases, result, status):
         summary += " (all cases must pass for the points)"
     entry["feedback"] = summary
     return entry
+
+
+def judge_design(ex, inputs, value) -> tuple[bool, str]:
+    """Run a design exercise's trusted judge on plain data; never raises."""
+    if not cmp.is_plain(value) or isinstance(value, bool):
+        return False, "the design could not be read as numbers"
+    try:
+        ok, why = ex.judge(inputs, value)
+    except Exception as exc:  # a design the judge cannot even simulate fails, it is not a grader error
+        return False, f"the design could not be checked ({type(exc).__name__}: {str(exc)[:200]})"
+    return bool(ok), str(why)[:600]
+
+
+def judge_case(ex, expected, inputs, value, public: bool):
+    """One case's result(s): a CaseResult, or a list of them (a multiple select with partial credit)."""
+    if ex.kind == "choice":
+        return cmp.compare_choice(expected, value, options=list(ex.options), multi=ex.multi, partial=ex.partial)
+    if ex.kind == "quantity":
+        return cmp.compare_quantity(expected, value, rtol=ex.rtol, atol=ex.atol)
+    if ex.kind == "design":
+        ok, why = judge_design(ex, inputs, value)
+        if not public and not ok:
+            why = "the design does not meet the requirements" + (f": {why}" if why else "")
+        return cmp.CaseResult(ok, why if ok or why else "the design does not meet the requirements")
+    return cmp.compare(expected, value, rtol=ex.rtol, atol=ex.atol, public=public)
 
 
 def format_report(report: dict) -> str:

@@ -101,6 +101,10 @@ mkdir -p "$PUBLIC"
 rm -rf "$PUBLIC/lib"
 cp -r "$AG/source/lib" "$PUBLIC/lib"
 chmod -R a+rX "$PUBLIC" "$AG/venv"
+# lib readable by one group only: the sandbox gives that group to a child that may
+# import lib, not to one grading an exercise that is to be done without lib.
+chgrp -R "${{GRADER_LIB_GID:-61999}}" "$PUBLIC/lib"
+chmod -R g+rX,o-rwx "$PUBLIC/lib"
 "$AG/venv/bin/python" -c "import numpy, scipy, sympy, jupytext, sys; print('autograder Python', sys.version.split()[0], 'numpy', numpy.__version__, 'scipy', scipy.__version__)"
 """
 

@@ -34,7 +34,10 @@ class CheckResult:
 
     @property
     def passed_public(self) -> bool:
-        return self.total > 0 and self.passed == self.total
+        """Every public case passed (a concept check has none: its answer could be read)."""
+        if self.total == 0:
+            return not any("FAIL" in line for line in self.lines)
+        return self.passed == self.total
 
     def __repr__(self) -> str:  # shown by Jupyter when it is the last expression
         return "\n".join(self.lines)
@@ -100,6 +103,76 @@ def kernel_cells(notebook=None):
     return name
 
 
+def _lib_names(answer) -> list[str]:
+    """Names a function's code uses that are ``lib`` modules or come from ``lib`` (sorted)."""
+    import types
+
+    code = getattr(answer, "__code__", None)
+    if code is None:
+        return []
+    names, todo = set(), [code]
+    while todo:
+        co = todo.pop()
+        names.update(co.co_names)
+        todo.extend(c for c in co.co_consts if isinstance(c, types.CodeType))
+    scope = getattr(answer, "__globals__", {}) or {}
+    found = []
+    for n in sorted(names):
+        obj = scope.get(n)
+        if obj is None:
+            continue
+        mod = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", "") or ""
+        if isinstance(mod, str) and (mod == "lib" or mod.startswith("lib.")):
+            found.append(n)
+    return found
+
+
+class _NoLib:
+    """While the check runs: ``import lib`` fails as it does where the grader runs this exercise."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == "lib" or fullname.startswith("lib."):
+            raise ModuleNotFoundError(f"No module named {fullname!r} (this exercise is graded without lib)")
+        return None
+
+    def __enter__(self):
+        import sys
+
+        self.saved = {k: v for k, v in sys.modules.items() if k == "lib" or k.startswith("lib.")}
+        for k in self.saved:
+            del sys.modules[k]
+        sys.meta_path.insert(0, self)
+        return self
+
+    def __exit__(self, *exc):
+        import sys
+
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        sys.modules.update(self.saved)
+        return False
+
+
+def _concept_lines(ex, res, lines):
+    """A choice or a quantity: how the answer was read; never whether it is right."""
+    from .runner import describe_dimension
+
+    got = res["cases"][0]
+    if not got["ok"]:
+        lines.append(f"  your answer: FAIL {got['error']}")
+    elif ex.kind == "choice":
+        shown = ", ".join(ex.options[i] for i in got["value"])
+        lines.append(f"  your answer reads as: {shown}")
+    else:
+        si, dims = got["value"][0], got["value"][1:]
+        want = runner.to_quantity(f"1 {ex.unit}")[1:]
+        lines.append(f"  your answer reads as {si:.6g} {describe_dimension(dims)} (SI units)")
+        if dims != want:
+            lines.append(f"      FAIL: its unit is not one of this quantity ({describe_dimension(want)}, e.g. {ex.unit})")
+    lines.append("  0 of 0 public cases pass (a concept check has none). 1 hidden case is graded later "
+                 "by the instructor's grader; this check is not your score.")
+
+
 def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     chapter = load_chapter(chapter_name)
     ex = chapter.exercise(name)
@@ -107,14 +180,31 @@ def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     n_hidden = len(ex.case_inputs(chapter.seed)) - len(public)
     inputs = [c["inputs"] for c in public]
     desc = ex.child_description(inputs)
-    res = runner.run_exercise(desc, {name: answer}, cells=kernel_cells())
     lines = [f"Exercise {ex.number} `{name}` ({ex.points:g} points): checking {len(public)} public case(s)"]
+    uses_lib = _lib_names(answer) if ex.lib_forbidden else []
+    if ex.lib_forbidden:
+        lines.append("  graded without lib: `import lib` fails while this check runs, as it will in the grader")
+    if ex.concept:
+        # read the answer as the grader will (one case, no inputs); never compared here
+        res = runner.run_exercise(ex.child_description([{}]), {name: answer}, cells=kernel_cells())
+        _concept_lines(ex, res, lines)
+        return CheckResult(name, lines, 0, 0, n_hidden)
+    if ex.lib_forbidden:
+        with _NoLib():
+            res = runner.run_exercise(desc, {name: answer}, cells=kernel_cells())
+    else:
+        res = runner.run_exercise(desc, {name: answer}, cells=kernel_cells())
     if res.get("render") and answer is not None:
         lines.append(f"  your expression: {res['render']}")
     passed = 0
     for i, (case, got) in enumerate(zip(public, res["cases"]), start=1):
-        if got["ok"]:
-            r = cmp.compare(case["expected"], got["value"], rtol=ex.rtol, atol=ex.atol, public=True)
+        if uses_lib:
+            r = cmp.CaseResult(False, f"`{name}` uses {', '.join(uses_lib)} from lib; this exercise is graded "
+                                      "without lib, where that name is not defined")
+        elif got["ok"]:
+            from .core import judge_case
+
+            r = judge_case(ex, case["expected"], case["inputs"], got["value"], True)
         else:
             r = cmp.CaseResult(False, got["error"])
         passed += r.passed

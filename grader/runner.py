@@ -151,6 +151,147 @@ def to_inputs(case):
     return out
 
 
+#: Most characters of a choice or a quantity answer.
+MAX_ANSWER_TEXT = 80
+
+
+def _plain_str(value, what):
+    """A str (or str subclass) as a plain, bounded str; anything else raises AnswerError."""
+    if not isinstance(value, str):
+        raise AnswerError(f"{what} is a {type(value).__name__}, expected text")
+    if str.__len__(value) > MAX_ANSWER_TEXT:
+        raise AnswerError(f"{what} is {str.__len__(value)} characters long; that is far too long")
+    return str.strip(str.__str__(value))
+
+
+def to_choice(value, options, multi):
+    """A multiple-choice answer as the sorted list of the chosen options' indices.
+
+    ``"B"`` (or ``"b"``) for one choice; a set, list or tuple of letters (or a
+    string ``"A, C"``) for a multiple select. Raises :class:`AnswerError`.
+    """
+    what = "a set of letters such as {\"A\", \"C\"}" if multi else "one letter such as \"B\""
+    if value is None:
+        raise AnswerError(f"is None: this exercise is not done yet (assign {what})")
+    if isinstance(value, str):
+        text = _plain_str(value, "the answer")
+        items = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t]
+    elif type(value) in (set, frozenset, list, tuple):
+        if len(value) > len(options):
+            raise AnswerError(f"has {len(value)} entries; there are only {len(options)} options")
+        items = [_plain_str(v, "an entry") for v in value]
+    else:
+        raise AnswerError(f"is a {type(value).__name__}; assign {what}")
+    upper = [o.upper() for o in options]
+    chosen = set()
+    for item in items:
+        if item.upper() not in upper:
+            raise AnswerError(f"contains {item[:10]!r}, which is not one of the options {', '.join(options)}")
+        chosen.add(upper.index(item.upper()))
+    if not multi and len(chosen) != 1:
+        raise AnswerError(f"must be exactly one option ({', '.join(options)}); it has {len(chosen)}")
+    return sorted(chosen)
+
+
+#: name -> (factor to SI, exponents of (kg, m, s)). Angles are dimensionless (rad = 1).
+UNITS = {
+    "m": (1.0, (0, 1, 0)), "g": (1e-3, (1, 0, 0)), "s": (1.0, (0, 0, 1)),
+    "N": (1.0, (1, 1, -2)), "Pa": (1.0, (1, -1, -2)), "J": (1.0, (1, 2, -2)), "W": (1.0, (1, 2, -3)),
+    "Hz": (1.0, (0, 0, -1)), "rad": (1.0, (0, 0, 0)), "deg": (0.017453292519943295, (0, 0, 0)),
+    "min": (60.0, (0, 0, 1)), "h": (3600.0, (0, 0, 1)), "1": (1.0, (0, 0, 0)),
+}
+PREFIXES = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "\u00b5": 1e-6, "\u03bc": 1e-6, "m": 1e-3, "c": 1e-2,
+            "k": 1e3, "M": 1e6, "G": 1e9}
+_SUPERSCRIPTS = {"\u00b2": "2", "\u00b3": "3", "\u2074": "4", "\u207b": "-", "\u00b9": "1"}
+
+
+def _unit_factor(token):
+    """'mm^2' -> (1e-6, (0, 2, 0)); raises AnswerError for an unknown unit."""
+    plain, in_power = [], False
+    for ch in token:
+        if ch in _SUPERSCRIPTS:
+            if not in_power:
+                plain.append("^")
+                in_power = True
+            plain.append(_SUPERSCRIPTS[ch])
+        else:
+            plain.append(ch)
+    token = "".join(plain)
+    base, _, power = token.partition("^")
+    try:
+        exponent = int(power) if power else 1
+    except ValueError:
+        raise AnswerError(f"has the unit {token[:12]!r}: write powers as m^2 or m**2") from None
+    if not -4 <= exponent <= 4:
+        raise AnswerError(f"has the power {exponent} in its unit; powers from -4 to 4 only")
+    if base in UNITS:
+        factor, dims = UNITS[base]
+    elif len(base) > 1 and base[0] in PREFIXES and base[1:] in UNITS and base[1:] not in ("min", "h", "deg", "1"):
+        factor, dims = PREFIXES[base[0]] * UNITS[base[1:]][0], UNITS[base[1:]][1]
+    else:
+        raise AnswerError(f"has the unit {base[:12]!r}, which the grader does not know "
+                          "(use SI units with prefixes: mm, kN/m, GPa, ms, N m, m/s^2 ...)")
+    return factor ** exponent, tuple(d * exponent for d in dims)
+
+
+def to_quantity(value):
+    """A number with a unit as ``[value in SI units, kg, m, s exponents]``.
+
+    Accepts ``"0.35 mm"``, ``"2.1e5 N/m"``, ``"9.81 m/s^2"``, ``(0.35, "mm")``;
+    a plain number is a dimensionless quantity. Raises :class:`AnswerError`.
+    """
+    import math
+
+    if value is None:
+        raise AnswerError('is None: this exercise is not done yet (assign a number with its unit, e.g. "0.35 mm")')
+    if isinstance(value, bool):
+        raise AnswerError('is True/False; assign a number with its unit, e.g. "0.35 mm"')
+    if isinstance(value, (int, float)):
+        number, unit = float(value), ""
+    elif type(value) is tuple and len(value) == 2 and isinstance(value[0], (int, float)) \
+            and not isinstance(value[0], bool):
+        number, unit = float(value[0]), _plain_str(value[1], "the unit")
+    elif isinstance(value, str):
+        text = _plain_str(value, "the answer")
+        head, _, unit = text.partition(" ")
+        try:
+            number = float(head)
+        except ValueError:
+            raise AnswerError(f"{text[:30]!r} does not start with a number and a space, "
+                              'as in "0.35 mm"') from None
+    else:
+        raise AnswerError(f'is a {type(value).__name__}; assign a number with its unit, e.g. "0.35 mm"')
+    if not math.isfinite(number):
+        raise AnswerError("is not a finite number")
+    factor, dims = 1.0, (0, 0, 0)
+    unit = unit.strip()
+    if unit:
+        numerator, *denominators = unit.replace("**", "^").replace("\u00b7", " ").replace("*", " ").split("/")
+        parts = [(t, 1) for t in numerator.split()] + [(t, -1) for d in denominators for t in d.split()]
+        if numerator.strip() in ("", "1"):
+            parts = [(t, s) for t, s in parts if t != "1"]
+        if len(parts) > 8:
+            raise AnswerError("has a unit with too many parts")
+        for token, sign in parts:
+            f, d = _unit_factor(token)
+            factor *= f ** sign
+            dims = tuple(a + sign * b for a, b in zip(dims, d))
+    si = number * factor
+    if not math.isfinite(si):
+        raise AnswerError("is not a finite number in SI units")
+    return [si, *[float(d) for d in dims]]
+
+
+def describe_dimension(dims):
+    """(kg, m, s) exponents as a unit text: [1, -1, -2] -> 'kg m^-1 s^-2'."""
+    parts = []
+    for name, d in zip(("kg", "m", "s"), dims):
+        d = int(d)
+        if d:
+            parts.append(name if d == 1 else f"{name}^{d}")
+    return " ".join(parts) or "dimensionless"
+
+
 def render(value):
     """A readable rendering (feedback only; the grader never parses it)."""
     try:
@@ -228,18 +369,34 @@ def run_exercise(ex, namespace, cells=None):
     """Run one exercise against the names defined in ``namespace``.
 
     ``ex`` is the plain description the parent sends: ``name``, ``kind``
-    ('function' or 'expression'), ``args`` and ``cases`` (inputs) for a
-    function, ``symbols``, ``points`` and ``shape`` for an expression.
+    ('function', 'expression', 'choice' or 'quantity'), ``args`` and ``cases``
+    (inputs) for a function, ``symbols``, ``points`` and ``shape`` for an
+    expression, ``options``, ``multi`` and ``cases`` for a choice, ``cases``
+    for a quantity (a choice or a quantity is read once, the same value for
+    every case).
     Returns ``{"cases": [{"ok": True, "value": ...} | {"ok": False,
     "error": ...}], "render": str | None, "missing": str | None}``.
     ``cells``: names the cell of a traceback's file name (see :func:`_where`).
     """
     name = ex["name"]
-    ncases = len(ex["cases"]) if ex["kind"] == "function" else len(ex["points"])
+    ncases = len(ex["points"]) if ex["kind"] == "expression" else len(ex["cases"])
     if name not in namespace:
         msg = f"`{name}` is not defined: run/keep the cell that defines it and do not rename it"
         return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": msg}
     obj = namespace[name]
+    if ex["kind"] in ("choice", "quantity"):
+        try:
+            if ex["kind"] == "choice":
+                value = to_choice(obj, ex["options"], ex["multi"])
+            else:
+                value = to_quantity(obj)
+        except AnswerError as exc:
+            msg = f"`{name}` {exc}"
+            return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": None}
+        except BaseException as exc:
+            msg = describe_exception(exc, f"reading `{name}`", cells)
+            return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": None}
+        return {"cases": [{"ok": True, "value": value}] * ncases, "render": None, "missing": None}
     if ex["kind"] == "function":
         if not callable(obj):
             msg = f"`{name}` is a {type(obj).__name__}, not a function"

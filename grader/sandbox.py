@@ -184,12 +184,14 @@ def _check_hidden_by_permissions(paths, uid):
             )
 
 
-def python_paths() -> dict:
+def python_paths(with_lib: bool = True) -> dict:
     """What the child needs to import numpy, sympy and lib (and nothing else).
 
     Real paths throughout (a venv or a folder may be a symlink into a hidden
     directory): the base interpreter runs the child with ``-I -S`` and gets
     the venv's site-packages and the folder holding ``lib`` on ``sys.path``.
+    ``with_lib=False`` (exercises graded without ``lib``): the folder is
+    neither mounted back nor on ``sys.path``; ``lib_dir`` says where it is.
     """
     import sysconfig
 
@@ -202,8 +204,37 @@ def python_paths() -> dict:
         path = real(sysconfig.get_paths()[key])
         if path not in site and os.path.isdir(path):
             site.append(path)
+    if not with_lib:
+        keep = sorted({real(sys.base_prefix), *site})
+        return {"sys_path": list(site), "keep": keep, "python": real(sys.executable), "lib_dir": lib_dir}
     keep = sorted({real(sys.base_prefix), lib_dir, *site})
-    return {"sys_path": site + [os.path.dirname(lib_dir)], "keep": keep, "python": real(sys.executable)}
+    return {"sys_path": site + [os.path.dirname(lib_dir)], "keep": keep, "python": real(sys.executable),
+            "lib_dir": lib_dir}
+
+
+def lib_groups(mode: str, lib_dir: str, with_lib: bool) -> list[int]:
+    """Supplementary groups of the setuid child: the group that may read ``lib``, or none.
+
+    Without namespaces nothing but permissions keeps ``lib`` from a child.
+    When ``lib`` is readable only by its owner and group (``chmod -R o-rwx``,
+    as Gradescope's setup.sh leaves it), a child that may use it gets that
+    group; a child grading an exercise without ``lib`` does not, and cannot
+    read it. A world-readable ``lib`` cannot be hidden from one child, so
+    grading such an exercise is refused, saying what to change.
+    """
+    if mode != "setuid":
+        return []
+    st = os.stat(lib_dir)
+    world = bool(st.st_mode & stat.S_IROTH)
+    if with_lib:
+        return [] if world else [st.st_gid]
+    if world:
+        raise SandboxUnavailable(
+            f"--sandbox setuid: {lib_dir} is readable by every user, so it cannot be hidden from the "
+            "exercises graded without lib; run `chgrp -R <a free gid> {lib_dir} && chmod -R g+rX,o-rwx "
+            f"{lib_dir}` (Gradescope's setup.sh does this)"
+        )
+    return []
 
 
 def _count_processes(uid: int) -> int:
@@ -222,8 +253,9 @@ def _count_processes(uid: int) -> int:
     return count
 
 
-def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid: int | None):
-    paths = python_paths()
+def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid: int | None,
+                  with_lib: bool = True):
+    paths = python_paths(with_lib)
     env = {
         "PATH": "/usr/bin:/bin",
         "HOME": workdir,
@@ -254,6 +286,7 @@ def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid:
         "hide": hide,
         "uid": uid,
         "gid": uid,
+        "groups": lib_groups(mode, paths["lib_dir"], with_lib) if uid is not None else [],
         "workdir": workdir,
         "limits": rl,
         "tmp_mb": limits.tmp_mb,
@@ -354,7 +387,7 @@ class ProtocolError(Exception):
 
 
 def run_child(payload: dict, *, mode: str, limits: Limits, hide: list[str], deadline: float,
-              on_event) -> ChildOutcome:
+              on_event, with_lib: bool = True) -> ChildOutcome:
     """Run one child on ``payload``; call ``on_event(msg)`` for each protocol message.
 
     ``on_event`` is the trusted side's state machine: it returns
@@ -377,7 +410,7 @@ def run_child(payload: dict, *, mode: str, limits: Limits, hide: list[str], dead
             workdir = os.path.join(tmp_root, "work")
         if mode == "setuid":
             _check_hidden_by_permissions(hide, uid)
-        prefix, paths, cfg, runner_argv = build_command(mode, limits, hide, workdir, uid)
+        prefix, paths, cfg, runner_argv = build_command(mode, limits, hide, workdir, uid, with_lib)
         rfd, wfd = os.pipe()
         runner_argv = runner_argv + [str(wfd)]
         cfg["argv"] = runner_argv

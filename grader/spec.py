@@ -37,8 +37,15 @@ class Exercise:
     timeout: float | None = None   # wall seconds for all its cases (default: --timeout)
     #: inputs dict -> None; raises (with the library's own validation) if a case is not a valid input
     validate: Callable | None = None
+    #: the chapter label of the section the exercise tests (e.g. "sec-rb-consistency"); the
+    #: statement links there (tests/test_grader_chapters.py checks the label and the link)
+    section: str = ""
+    #: graded in a child where ``lib`` cannot be imported (the exercise is to build what lib does)
+    lib_forbidden: bool = False
 
     kind = "abstract"
+    #: True for kinds whose answer is never shown by the inline check (no public case)
+    concept = False
 
     def checked(self, cases: list[tuple[bool, object]]) -> list[tuple[bool, object]]:
         """``cases`` after :attr:`validate` accepted every one (public and hidden alike)."""
@@ -104,11 +111,81 @@ class ExpressionExercise(Exercise):
 
 
 @dataclass
+class DesignExercise(FunctionExercise):
+    """The student's function returns a design (parameters); a trusted ``judge`` checks it.
+
+    ``judge(inputs, value) -> (passed, message)`` runs in the grader's own
+    process on the plain data the child returned (never on student objects),
+    typically with ``lib`` (simulate the design, check the limits). Any
+    design that meets the requirements passes; the reference solution's
+    design must pass too (checked when the expected cases are computed). The
+    public file holds no reference design; the inline check runs the same judge.
+    """
+
+    judge: Callable | None = None
+
+    kind = "design"
+
+    def child_description(self, inputs):
+        return {"name": self.name, "kind": "function", "args": list(self.args), "cases": inputs}
+
+
+@dataclass
+class ChoiceExercise(Exercise):
+    """Multiple choice (``multi=False``: one letter) or multiple select (a set of letters).
+
+    The student assigns ``name = "B"`` (or ``{"A", "C"}``). The child only
+    turns the answer into option indices; the grader compares them with the
+    reference's. One hidden case: no public case, so the inline check shows
+    how the answer was read, never whether it is right. With ``multi`` and
+    ``partial``, every option classified correctly (chosen or not) earns
+    ``points / len(options)``.
+    """
+
+    options: tuple = ("A", "B", "C", "D")
+    multi: bool = False
+
+    kind = "choice"
+    concept = True
+
+    def case_inputs(self, seed):
+        return [(False, {})]
+
+    def child_description(self, inputs):
+        return {"name": self.name, "kind": "choice", "options": list(self.options), "multi": self.multi,
+                "cases": inputs}
+
+
+@dataclass
+class QuantityExercise(Exercise):
+    """A number with a unit: the student assigns ``name = "0.35 mm"`` (or ``(0.35, "mm")``).
+
+    ``unit`` names the expected kind of quantity by one of its units (``"m"``,
+    ``"N/m"``, ``"s"``...); the answer passes when its unit has the same
+    dimension and its value in SI units is within the tolerance. The child
+    only reads the answer into (SI value, dimension); the grader compares.
+    """
+
+    unit: str = ""
+
+    kind = "quantity"
+    concept = True
+
+    def case_inputs(self, seed):
+        return [(False, {})]
+
+    def child_description(self, inputs):
+        return {"name": self.name, "kind": "quantity", "cases": inputs}
+
+
+@dataclass
 class Chapter:
     name: str
     title: str
     seed: int
     exercises: list
+    #: key idea of the chapter -> names of the exercises that test it (tests check every idea has one)
+    key_ideas: dict = field(default_factory=dict)
 
     @property
     def max_score(self) -> float:

@@ -304,3 +304,20 @@ def test_constrained_dynamics_cases_have_spd_mass_matrices_and_full_rank_jacobia
     bad = dataclasses.replace(ex, public=[dict(ex.public[0], J=[[1.0, 1.0], [2.0, 2.0]], gamma=[0.0, 0.0])])
     with pytest.raises(ValueError, match="public case 1 is not a valid input"):
         bad.case_inputs(spec.seed)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_declared_sections_exist_and_statements_link_there(chapter):
+    """An exercise's `section` is a label of its chapter, and its statement links there (relative link)."""
+    spec = load_chapter(chapter)
+    book = REPO / "book" / "dynamics" / (chapter.replace("_", "-") + ".md")
+    labels = set(re.findall(r"^\(([\w-]+)\)=\s*$", book.read_text(), re.M))
+    text = (REPO / "exercises" / f"{chapter}.md").read_text()
+    blocks = re.split(r"^## Exercise ", text, flags=re.M)[1:]
+    by_name = {re.search(r"`(\w+)`", b).group(1): b for b in blocks}
+    for ex in spec.exercises:
+        if not ex.section:
+            continue
+        assert ex.section in labels, f"{ex.number}: no label ({ex.section})= in {book.name}"
+        link = f"](../book/dynamics/{book.name}#{ex.section})"
+        assert link in by_name[ex.name], f"{ex.number}: the statement does not link {link}"
