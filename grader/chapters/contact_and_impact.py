@@ -11,7 +11,8 @@ formula that is wrong in general fails every case.
 
 import numpy as np
 
-from grader.spec import Chapter, ExpressionExercise, FunctionExercise
+from grader.spec import (Chapter, ChoiceExercise, DesignExercise, ExpressionExercise, FunctionExercise,
+                         QuantityExercise)
 
 
 def _spd(rng, n):
@@ -66,6 +67,89 @@ def _hertz_point(rng):
 def _hydro_point(rng):
     R = float(rng.uniform(0.01, 0.2))
     return {"E_h": float(10 ** rng.uniform(4, 7)), "R": R, "delta": float(rng.uniform(0.02, 0.9) * R)}
+
+
+# 3.12.9 ---------------------------------------------------------------------
+def _lcp_step_case(rng, sliding):
+    """One contact of a 3-dof body in general position: M SPD, unit normal row, pyramid rows."""
+    n = 3
+    A = rng.normal(size=(n, n))
+    M = A @ A.T + n * np.eye(n)
+    normal = rng.normal(size=n)
+    normal /= np.linalg.norm(normal)
+    t1 = np.cross(normal, rng.normal(size=n))
+    t1 /= np.linalg.norm(t1)
+    t2 = np.cross(normal, t1)
+    m_d = int(rng.choice([2, 4]))
+    ang = 2 * np.pi * np.arange(m_d) / m_d
+    D = np.array([np.cos(a) * t1 + np.sin(a) * t2 for a in ang])
+    v_tan = (3.0 if sliding else 0.05) * rng.normal(size=2)
+    v_star = -0.5 * normal + v_tan[0] * t1 + v_tan[1] * t2
+    return {"M": M, "N": [normal], "D": D, "mu": float(rng.uniform(0.2, 0.9)),
+            "phi": float(rng.uniform(0.0, 0.002)), "v_star": v_star, "h": 0.01}
+
+
+def _judge_lcp_step(c, z):
+    """z solves the time-stepping LCP that lib assembles from the same inputs."""
+    from lib.contact_lcp import assemble_contact_lcp
+    from lib.lcp import lcp_residual
+
+    lcp = assemble_contact_lcp(c["M"], c["N"], c["D"], c["mu"], [c["phi"]], c["v_star"], c["h"])
+    z = np.asarray(z, dtype=float)
+    if z.shape != lcp.b.shape:
+        return False, f"expected z of shape {lcp.b.shape} (c_n, the {lcp.b.size - 2} friction impulses, eta), got {z.shape}"
+    res = lcp_residual(lcp.A, lcp.b, z)
+    tol = 1e-8 * max(1.0, float(np.max(np.abs(lcp.b))))
+    if res <= tol:
+        return True, f"z solves the LCP (residual {res:.2g} <= {tol:.2g})"
+    return False, f"z does not solve the LCP: residual {res:.3g} > {tol:.2g} (negative parts of z and w, |z_i w_i|)"
+
+
+def _valid_lcp_step(c):
+    from lib.contact_lcp import assemble_contact_lcp
+
+    assemble_contact_lcp(c["M"], c["N"], c["D"], c["mu"], [c["phi"]], c["v_star"], c["h"])
+
+
+# 3.12.10 --------------------------------------------------------------------
+def _ramp_case(rng, slides):
+    mu = float(rng.uniform(0.2, 0.8))
+    theta = float(np.arctan(mu) + (rng.uniform(0.05, 0.3) if slides else -rng.uniform(0.05, 0.15)))
+    return {"theta": theta, "mu": mu, "v0": float(rng.uniform(0.0, 2.0)), "h": 0.01, "n_steps": int(rng.integers(20, 80))}
+
+
+# 3.12.13 --------------------------------------------------------------------
+def _hc_case(rng):
+    e_mid = float(rng.uniform(0.55, 0.85))
+    return {"mass": float(rng.uniform(0.1, 2.0)), "v0": float(rng.uniform(0.3, 2.0)),
+            "delta_limit": float(rng.uniform(2e-4, 2e-3)), "e_lo": e_mid - 0.05, "e_hi": e_mid + 0.05}
+
+
+def hc_collision(mass, v0, k, alpha):
+    """The trusted simulation of a Hunt-Crossley impact (also used by the judge)."""
+    from lib.soft_contact import hunt_crossley_force, simulate_collision
+
+    delta_elastic = (1.25 * mass * v0**2 / k) ** 0.4
+    dt = 3.3 * delta_elastic / v0 / 200
+    return simulate_collision(lambda x, xd: hunt_crossley_force(k, alpha, x, xd), mass, v0, dt,
+                              max_time=2000 * dt)
+
+
+def _judge_hc(c, design):
+    design = np.asarray(design, dtype=float)
+    if design.shape != (2,):
+        return False, f"expected [k, alpha] (shape (2,)), got shape {design.shape}"
+    k, alpha = design
+    if not (np.isfinite(k) and np.isfinite(alpha)) or k <= 0 or alpha < 0:
+        return False, "k must be positive and alpha non-negative"
+    if k > 1e13 or alpha * c["v0"] >= 1.0:
+        return False, "k above 1e13 N/m^1.5 or alpha v0 >= 1: outside the range of this model"
+    r = hc_collision(c["mass"], c["v0"], k, alpha)
+    ok_pen = r.max_penetration <= c["delta_limit"]
+    ok_e = c["e_lo"] <= r.restitution <= c["e_hi"]
+    why = (f"simulated: peak penetration {r.max_penetration:.4g} m (limit {c['delta_limit']:.4g}), "
+           f"restitution {r.restitution:.4f} (wanted {c['e_lo']:.4f} to {c['e_hi']:.4f})")
+    return ok_pen and ok_e, why
 
 
 CHAPTER = Chapter(
@@ -146,6 +230,51 @@ CHAPTER = Chapter(
             public_points=[{"R": 0.05, "delta": 0.004}, {"R": 0.1, "delta": 0.03}],
             sample=lambda rng: {k_: v_ for k_, v_ in _hydro_point(rng).items() if k_ != "E_h"},
             n_hidden=4, rtol=1e-9, atol=1e-12,
+        ),
+        DesignExercise(
+            number="3.12.9", name="contact_lcp_step", points=4.5, partial=True, lib_forbidden=True,
+            section="sec-ci-timestepping", validate=_valid_lcp_step,
+            title="Build and solve the frictional time-stepping LCP (without lib)",
+            args=("M", "N", "D", "mu", "phi", "v_star", "h"),
+            public=[
+                {"M": [[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 2.0]], "N": [[0.0, 0.0, 1.0]],
+                 "D": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]],
+                 "mu": 0.3, "phi": 0.0, "v_star": [1.0, 0.5, -0.2], "h": 0.01},
+                {"M": [[1.0, 0.0], [0.0, 1.0]], "N": [[0.0, 1.0]], "D": [[1.0, 0.0], [-1.0, 0.0]],
+                 "mu": 0.5, "phi": 0.0, "v_star": [0.02, -0.1], "h": 0.01},
+            ],
+            hidden=lambda rng: [_lcp_step_case(rng, s_) for s_ in (True, False, True, False)],
+            judge=_judge_lcp_step,
+        ),
+        FunctionExercise(
+            number="3.12.10", name="ramp_slide", points=3, partial=True, lib_forbidden=True,
+            section="sec-ci-timestepping",
+            title="A block on a ramp, stepped with your own LCP, against the closed form",
+            args=("theta", "mu", "v0", "h", "n_steps"),
+            public=[{"theta": 0.6, "mu": 0.4, "v0": 0.0, "h": 0.01, "n_steps": 50},
+                    {"theta": 0.3, "mu": 0.5, "v0": 1.5, "h": 0.01, "n_steps": 60}],
+            hidden=lambda rng: [_ramp_case(rng, s_) for s_ in (True, False, True, False)],
+            rtol=1e-6, atol=1e-9,
+        ),
+        ChoiceExercise(
+            number="3.12.11", name="lcp_facts", points=2.5, partial=True, multi=True,
+            options=("A", "B", "C", "D", "E"), section="sec-ci-lcp-properties",
+            title="What the contact LCP and its solvers guarantee",
+        ),
+        QuantityExercise(
+            number="3.12.12", name="hunt_crossley_speed", points=1, unit="m/s", rtol=1e-3, atol=0.0,
+            section="sec-ci-soft-damping",
+            title="The impact speed at which Hunt-Crossley restitution drops",
+        ),
+        DesignExercise(
+            number="3.12.13", name="hunt_crossley_design", points=3, partial=True,
+            section="sec-ci-soft-damping",
+            title="Design a Hunt-Crossley contact for a penetration and a restitution",
+            args=("mass", "v0", "delta_limit", "e_lo", "e_hi"),
+            public=[{"mass": 0.5, "v0": 1.0, "delta_limit": 1e-3, "e_lo": 0.75, "e_hi": 0.85},
+                    {"mass": 2.0, "v0": 0.5, "delta_limit": 5e-4, "e_lo": 0.6, "e_hi": 0.7}],
+            hidden=lambda rng: [_hc_case(rng) for _ in range(4)],
+            judge=_judge_hc, timeout=60,  # a design is checked by simulating it (about 1 s a case)
         ),
     ],
 )
