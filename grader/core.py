@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import compare as cmp
-from . import runner, sandbox
+from . import readers, runner, sandbox
 from .sandbox import Limits
 from .spec import Chapter, load_chapter, load_solutions, solutions_path
 
@@ -397,9 +397,10 @@ def notebook_cells(text: str, suffix: str) -> list[tuple[str, str]]:
             nb = jupytext.reads(text, fmt="md:myst")
             cells = [(c.cell_type, c.source) for c in nb.cells]
             if not any(kind == "code" for kind, _ in cells):
-                # plain Markdown with ```python fences instead of {code-cell}; named
+                # plain Markdown with ```python (or bare ```) fences instead of
+                # {code-cell}, as JupyterLab's Markdown export writes it; named
                 # explicitly, so that a `:::` line is never taken for Pandoc's format
-                nb = jupytext.reads(text, fmt="md:markdown")
+                nb = jupytext.reads(readers.label_bare_fences(text), fmt="md:markdown")
                 cells = [(c.cell_type, c.source) for c in nb.cells]
         except RecursionError:
             raise SubmissionError("the MyST notebook is nested far too deeply to be read") from None
@@ -408,6 +409,8 @@ def notebook_cells(text: str, suffix: str) -> list[tuple[str, str]]:
         return cells
     if any(line.startswith("# %%") for line in text.splitlines()):
         return _percent_cells(text)
+    if readers.has_script_markers(text):  # JupyterLab's "Executable Script" export
+        return readers.script_cells(text)
     return [("code", text)]
 
 
@@ -440,7 +443,7 @@ def read_submission(path: Path, root=None) -> tuple[list[list], str]:
     raw = read_limited(path, root)
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
-        raise SubmissionError(f"unsupported file type {suffix or '(none)'}; submit .ipynb, .py or .md")
+        raise SubmissionError(readers.unsupported_message(suffix))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
