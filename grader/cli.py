@@ -254,7 +254,7 @@ def main(argv=None) -> int:
     if args.gradescope_bundle:
         from .gradescope import make_bundle
 
-        path = make_bundle(chapter, args.gradescope_bundle, args.solutions)
+        path = make_bundle(chapter, args.gradescope_bundle, args.solutions, args.seed)
         print(f"wrote {path}")
         return 0
     if not args.path:

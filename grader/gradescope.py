@@ -133,7 +133,7 @@ rm -f "$RESULTS"
 # Run from the public copy, so the `lib` the submission imports is the readable one.
 cd "$PUBLIC"
 PYTHONPATH="$PUBLIC:$AG/source" "$AG/venv/bin/python" -m grader "$SUB" \\
-    --chapter "$CHAPTER" --out "$AG/results/reports" --jobs 1 \\
+    --chapter "$CHAPTER" --out "$AG/results/reports" --jobs 1{seed} \\
     --gradescope-results "$RESULTS" --quiet
 status=$?
 # 0: graded; 3: a grader error, results.json already says "tell your instructor".
@@ -147,8 +147,14 @@ exit 0
 """
 
 
-def make_bundle(chapter: Chapter, out: str | Path, solutions=None) -> Path:
-    """Write the Gradescope autograder zip for one chapter."""
+def make_bundle(chapter: Chapter, out: str | Path, solutions=None, seed: int | None = None) -> Path:
+    """Write the Gradescope autograder zip for one chapter.
+
+    ``solutions``: the reference solutions to pack (a private folder or file;
+    default the repository's); ``seed``: the hidden cases' seed written into
+    ``run_autograder`` (default the chapter's public one). Both stay inside the
+    zip, which Gradescope never shows to students.
+    """
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     sol = solutions_path(chapter.name, solutions)
@@ -163,7 +169,8 @@ def make_bundle(chapter: Chapter, out: str | Path, solutions=None) -> Path:
 
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         scripts = (("setup.sh", SETUP_SH.format(pip=PIP_VERSION)),
-                   ("run_autograder", RUN_AUTOGRADER.format(chapter=chapter.name, failed=GRADER_FAILED)))
+                   ("run_autograder", RUN_AUTOGRADER.format(chapter=chapter.name, failed=GRADER_FAILED,
+                                                     seed="" if seed is None else f" --seed {int(seed)}")))
         for name, text in scripts:
             info = zipfile.ZipInfo(name)
             info.external_attr = 0o755 << 16
