@@ -15,13 +15,13 @@ import sympy as sp
 ZERO = 1e-12
 
 
-# Exercise 1 -----------------------------------------------------------------
+# Exercise CF.1 --------------------------------------------------------------
 def critical_angle_deg(mu_s, mass):
     """tan(alpha) <= mu_s: the critical tilt arctan(mu_s) in degrees; the mass cancels."""
     return float(np.degrees(np.arctan(mu_s)))
 
 
-# Exercise 2 -----------------------------------------------------------------
+# Exercise CF.2 --------------------------------------------------------------
 def slip_friction(f_n, mu, f_t):
     """[friction supplied, unbalanced remainder] along the tangent, N."""
     ceiling = mu * f_n
@@ -29,20 +29,20 @@ def slip_friction(f_n, mu, f_t):
     return np.array([supplied, f_t - supplied], dtype=float)
 
 
-# Exercise 3 -----------------------------------------------------------------
+# Exercise CF.3 --------------------------------------------------------------
 def pyramid_errors(k):
     """[1 - cos(pi/k), 1/cos(pi/k) - 1]: inscribed under-, circumscribed overestimate."""
     c = np.cos(np.pi / k)
     return np.array([1.0 - c, 1.0 / c - 1.0])
 
 
-# Exercise 4 -----------------------------------------------------------------
+# Exercise CF.4 --------------------------------------------------------------
 def max_stable_step(k, mass):
     """Semi-implicit Euler on a penalty contact: omega dt < 2, dt < 2 sqrt(m / k)."""
     return float(2.0 * np.sqrt(mass / k))
 
 
-# Exercise 5 -----------------------------------------------------------------
+# Exercise CF.5 --------------------------------------------------------------
 def complementarity_allowed(gap, force):
     """0 <= force  perp  gap >= 0 (values within 1e-12 of zero count as zero)."""
     if gap < -ZERO or force < -ZERO:
@@ -50,7 +50,7 @@ def complementarity_allowed(gap, force):
     return not (gap > ZERO and force > ZERO)
 
 
-# Exercise 6 -----------------------------------------------------------------
+# Exercise CF.6 --------------------------------------------------------------
 def ramp_sticks(alpha, mu_s, mass, push, beta, g=9.81):
     """|F cos b - m g sin a| <= mu_s (m g cos a - F sin b) and m g cos a - F sin b > 0."""
     normal = mass * g * np.cos(alpha) - push * np.sin(beta)
@@ -58,7 +58,7 @@ def ramp_sticks(alpha, mu_s, mass, push, beta, g=9.81):
     return bool(normal > 0.0 and abs(demand) <= mu_s * normal)
 
 
-# Exercise 7 -----------------------------------------------------------------
+# Exercise CF.7 --------------------------------------------------------------
 def supplied_force(f_t, f_n, mu):
     """The force the surface supplies, (f_t, f_n): zero, the demand, or the cone edge."""
     if f_n < 0.0:
@@ -68,7 +68,7 @@ def supplied_force(f_t, f_n, mu):
     return np.array([np.sign(f_t) * mu * f_n, f_n], dtype=float)
 
 
-# Exercise 8 -----------------------------------------------------------------
+# Exercise CF.8 --------------------------------------------------------------
 def min_edges(tol):
     """Smallest k >= 3 with both worst pyramid errors below tol."""
     k = 3
@@ -77,7 +77,7 @@ def min_edges(tol):
     return k
 
 
-# Exercise 9 -----------------------------------------------------------------
+# Exercise CF.9 --------------------------------------------------------------
 def zeno_rest_time(h0, e, g):
     """t0 (1 + e) / (1 - e) with t0 = sqrt(2 h0 / g)."""
     t0 = np.sqrt(2.0 * h0 / g)
@@ -88,7 +88,7 @@ _zeta = sp.Symbol("zeta", positive=True)
 restitution_expr = sp.exp(-sp.pi * _zeta / sp.sqrt(1 - _zeta**2))
 
 
-# Exercise 10 ----------------------------------------------------------------
+# Exercise CF.10 -------------------------------------------------------------
 def max_press_force(jacobian, mu, tau_max):
     """max f_n over {f_n >= 0, |f_t| <= mu f_n, |(J^T f)_i| <= tau_max}, by vertex enumeration."""
     jac = np.asarray(jacobian, dtype=float)

@@ -244,7 +244,9 @@ def test_chapter_lists_the_exercises_of_its_notebook(page: TocPage) -> None:
     assert linked, f"{page.docname}: no checkpoint-exercise section linking exercises/<file>.md"
     names = _exercise_names(ROOT / "exercises" / linked.group(1))
     assert names, f"exercises/{linked.group(1)} has no '## Exercise ... `name`' headings"
-    listed = re.findall(r"^\s*(?:\d+\.|[-*])\s+(?:\*\*)?`([A-Za-z_][A-Za-z0-9_]*)`", section, re.M)
+    listed = re.findall(
+        r"^\s*(?:\d+\.|[-*])\s+(?:\*\*[\w.]+\*\*\s+)?(?:\*\*)?`([A-Za-z_][A-Za-z0-9_]*)`", section, re.M
+    )
     assert listed == names, (
         f"{page.docname}: the chapter lists {listed}, the notebook has {names}"
     )

@@ -22,7 +22,7 @@ from grader_helpers import REPO, small_limits
 
 CHAPTERS = chapter_names()
 HEADING = re.compile(
-    r"^##\s+Exercise\s+(?P<number>[\d.]+)\s+·\s+`(?P<name>\w+)`\s+·\s+(?P<points>[\d.]+)\s+points?"
+    r"^##\s+Exercise\s+(?P<number>(?:[A-Z]+\.)?[\d.]+)\s+·\s+`(?P<name>\w+)`\s+·\s+(?P<points>[\d.]+)\s+points?"
     r"(?P<partial>\s+·\s+partial credit per case)?\s*$"
 )
 
@@ -97,6 +97,42 @@ def test_notebook_headings_declare_the_spec(chapter):
         assert re.search(rf"\b{name}\b", code[0]), f"exercise {number}: stub does not define {name}"
         assert f'check("{name}", {name})' in code[1], f"exercise {number}: no check cell"
     assert 'checker("' + chapter + '")' in cells[[c.cell_type for c in cells].index("code")].source
+
+
+CHAPTER_PAGES = {"rigid_body_dynamics": "rigid-body-dynamics", "constrained_dynamics": "constrained-dynamics",
+                 "contact_and_friction": "contact-and-friction", "contact_and_impact": "contact-and-impact"}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_numbering_is_one_scheme_everywhere(chapter):
+    """One scheme in every chapter: <prefix>.<k>, k = 1, 2, ... in order, where the prefix is
+    the chapter's number (3.1, 3.11, 3.12) or, for the unnumbered lesson, CF. The notebook
+    title, the spec, the grader's feedback and the chapter's exercise list all show it."""
+    spec = load_chapter(chapter)
+    text = (REPO / "exercises" / f"{chapter}.md").read_text()
+    title = re.search(r"^# Checkpoint exercises (?P<prefix>[A-Z]+|\d+(?:\.\d+)*) · ", text, re.M)
+    assert title, f"exercises/{chapter}.md: title is not '# Checkpoint exercises <prefix> · ...'"
+    prefix = title["prefix"]
+    assert [ex.number for ex in spec.exercises] == [f"{prefix}.{k}" for k in range(1, len(spec.exercises) + 1)]
+    assert spec.title.startswith(prefix + " ")
+    page = (REPO / "book" / "dynamics" / f"{CHAPTER_PAGES[chapter]}.md").read_text()
+    section = page[page.index("## Checkpoint exercises"):]
+    listed = re.findall(r"^- \*\*(?P<number>[\w.]+)\*\* `(?P<name>\w+)`", section, re.M)
+    assert listed == [(ex.number, ex.name) for ex in spec.exercises]
+    # the grader's feedback names the exercise by the same number
+    cells, _ = core.read_submission(REPO / "exercises" / f"{chapter}.md")
+    labels = " ".join(label for _, _, label in cells)
+    assert f'under "Exercise {spec.exercises[0].number}"' in labels
+    from grader.gradescope import results_json
+    fake = {"status": "graded", "score": 0, "submission": "x.md", "messages": [],
+            "exercises": [{"number": ex.number, "name": ex.name, "score": 0, "points": ex.points,
+                           "feedback": "", "cases": []} for ex in spec.exercises]}
+    assert [t["name"] for t in results_json(fake)["tests"]] == [
+        f"Exercise {ex.number} {ex.name}" for ex in spec.exercises]
+
+
+def test_every_chapter_has_its_page():
+    assert sorted(CHAPTER_PAGES) == sorted(CHAPTERS)
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

@@ -3,8 +3,9 @@
 Inputs only: the expected answers come from solutions/contact_and_friction.py
 (hidden cases) and grader/chapters/contact_and_friction_public.json (public
 cases, generated with ``python -m grader --write-public``).
-Exercises 1-5 are the lesson's five check-yourself questions, 6-11 one (or
-two) per interactive figure. Every exercise with partial credit has 4 cases,
+The lesson has no chapter number, so its exercises are CF.1-CF.11 (CF:
+Contact and Friction). CF.1-CF.5 are the lesson's five check-yourself
+questions, CF.6-CF.11 one (or two) per interactive figure. Every exercise with partial credit has 4 cases,
 so each case is worth a quarter of its points. Hidden cases keep a margin from
 the decision boundaries (sticking, the cone edge, zero gap) so that an answer
 that is right in general cannot fail on round-off; the yes/no exercises state
@@ -150,11 +151,11 @@ def _valid_press(c):
 
 CHAPTER = Chapter(
     name="contact_and_friction",
-    title="Contact and friction: an interactive lesson",
+    title="CF Contact and friction: an interactive lesson",
     seed=8401,
     exercises=[
         FunctionExercise(
-            number="1", name="critical_angle_deg", points=1, partial=True,
+            number="CF.1", name="critical_angle_deg", points=1, partial=True,
             validate=_valid(positives=("mu_s", "mass")),
             title="Check yourself 1: the critical angle of a ramp",
             args=("mu_s", "mass"),
@@ -162,7 +163,7 @@ CHAPTER = Chapter(
             hidden=_hidden_critical, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="2", name="slip_friction", points=2, partial=True,
+            number="CF.2", name="slip_friction", points=2, partial=True,
             validate=_valid(positives=("f_n",), nonnegatives=("mu",), reals=("f_t",)),
             title="Check yourself 2: friction supplied and the unbalanced remainder",
             args=("f_n", "mu", "f_t"),
@@ -170,7 +171,7 @@ CHAPTER = Chapter(
             hidden=_hidden_slip, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="3", name="pyramid_errors", points=2, partial=True,
+            number="CF.3", name="pyramid_errors", points=2, partial=True,
             validate=_valid_pyramid,
             title="Check yourself 3: worst-case errors of the k-edge pyramids",
             args=("k",),
@@ -178,7 +179,7 @@ CHAPTER = Chapter(
             hidden=_hidden_pyramid, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="4", name="max_stable_step", points=1, partial=True,
+            number="CF.4", name="max_stable_step", points=1, partial=True,
             validate=_valid(positives=("k", "mass")),
             title="Check yourself 4: the stable step of a penalty contact",
             args=("k", "mass"),
@@ -186,7 +187,7 @@ CHAPTER = Chapter(
             hidden=_hidden_step, rtol=1e-9, atol=1e-15,
         ),
         FunctionExercise(
-            number="5", name="complementarity_allowed", points=2, partial=True,
+            number="CF.5", name="complementarity_allowed", points=2, partial=True,
             validate=_valid(reals=("gap", "force")),
             title="Check yourself 5: which (gap, force) pairs complementarity allows",
             args=("gap", "force"),
@@ -194,7 +195,7 @@ CHAPTER = Chapter(
             hidden=_hidden_complementarity,
         ),
         FunctionExercise(
-            number="6", name="ramp_sticks", points=2, partial=True,
+            number="CF.6", name="ramp_sticks", points=2, partial=True,
             validate=_valid(positives=("mass",), nonnegatives=("mu_s", "push"), reals=("alpha", "beta")),
             title="FIG 1: the sticking condition with a push",
             args=("alpha", "mu_s", "mass", "push", "beta"),
@@ -205,7 +206,7 @@ CHAPTER = Chapter(
             hidden=_hidden_ramp,
         ),
         FunctionExercise(
-            number="7", name="supplied_force", points=2, partial=True,
+            number="CF.7", name="supplied_force", points=2, partial=True,
             validate=_valid(nonnegatives=("mu",), reals=("f_t", "f_n")),  # f_n < 0: a pull, a case on purpose
             title="FIG 2: the force a Coulomb contact supplies",
             args=("f_t", "f_n", "mu"),
@@ -213,7 +214,7 @@ CHAPTER = Chapter(
             hidden=_hidden_supplied, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="8", name="min_edges", points=2, partial=True,
+            number="CF.8", name="min_edges", points=2, partial=True,
             validate=_valid(positives=("tol",)),
             title="FIG 3: the fewest pyramid edges for a given accuracy",
             args=("tol",),
@@ -221,7 +222,7 @@ CHAPTER = Chapter(
             hidden=_hidden_edges, rtol=0.0, atol=0.0,
         ),
         FunctionExercise(
-            number="9", name="zeno_rest_time", points=1, partial=True,
+            number="CF.9", name="zeno_rest_time", points=1, partial=True,
             validate=_valid_zeno,
             title="FIG 4: the rest time of a bouncing ball",
             args=("h0", "e", "g"),
@@ -229,7 +230,7 @@ CHAPTER = Chapter(
             hidden=_hidden_zeno, rtol=1e-9, atol=1e-12,
         ),
         ExpressionExercise(
-            number="10", name="restitution_expr", points=1, partial=False,
+            number="CF.10", name="restitution_expr", points=1, partial=False,
             validate=_valid(positives=("zeta",)),
             title="FIG 4: the effective restitution of a spring-damper contact",
             symbols=("zeta",),
@@ -237,7 +238,7 @@ CHAPTER = Chapter(
             sample=_zeta_point, n_hidden=4, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="11", name="max_press_force", points=2, partial=True,
+            number="CF.11", name="max_press_force", points=2, partial=True,
             validate=_valid_press,
             title="FIG 5: how hard the finger can press",
             args=("jacobian", "mu", "tau_max"),
