@@ -218,7 +218,7 @@ CHAPTER = Chapter(
             validate=_valid(positives=("tol",)),
             title="FIG 3: the fewest pyramid edges for a given accuracy",
             args=("tol",),
-            public=[{"tol": 0.05}, {"tol": 0.3}],
+            public=[{"tol": 0.3}, {"tol": 0.02}],  # not the lesson's 5 %: its answer is the figure's task
             hidden=_hidden_edges, rtol=0.0, atol=0.0,
         ),
         FunctionExercise(
