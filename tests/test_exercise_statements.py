@@ -1,4 +1,5 @@
-"""What the exercise statements say (issue 12): no grader mechanics, no answers given away.
+"""What the exercise statements say (issue 12): no grader mechanics, no answers given away,
+the book's notation (book/appendix/notation.md) in their maths.
 
 Only the Markdown of ``exercises/*.md`` is checked (the statements); argument names and
 code stay as the grader needs them.
@@ -25,6 +26,14 @@ def _statements(chapter: str) -> list[str]:
     return cells[first:]
 
 
+def _maths(text: str) -> list[str]:
+    """Every $...$ and $$...$$ span of a Markdown text (code spans removed first)."""
+    text = re.sub(r"`[^`]*`", "", text)
+    spans = re.findall(r"\$\$(.+?)\$\$", text, re.S)
+    text = re.sub(r"\$\$(.+?)\$\$", "", text, flags=re.S)
+    return spans + re.findall(r"\$(.+?)\$", text, re.S)
+
+
 MECHANICS = [r"astype", r"convert (it )?with", r"the grader (checks|simulates|converts|reads|accepts)",
              r"works too", r"is accepted", r"arrives? as"]
 
@@ -44,3 +53,56 @@ def test_min_edges_does_not_state_its_answer():
     assert not re.search(rf"\b{answer}\b", statement), statement
     spec = next(ex for ex in load_chapter("contact_and_friction").exercises if ex.name == "min_edges")
     assert all(case["tol"] != 0.05 for case in spec.public)
+
+
+# (pattern in a maths span, what the notation says instead); per chapter where a symbol
+# keeps another meaning elsewhere.
+NOTATION = {
+    "all": [
+        (r"(?<![\\A-Za-z])E(?![_^*A-Za-z])", r"identity \mathbf 1 (E is Young's modulus)"),
+        (r"\\lambda_\{?[123ijk]", "principal moments I_1, I_2, I_3"),
+        (r"(?<![\\A-Za-z])m_d", "pyramid edges n_d"),
+        (r"(?<!\\mathcal )(?<![\\A-Za-z])G_[a-zA-Z]", r"spatial inertia \mathcal G"),
+        (r"(?<![\\A-Za-z])[VF]\s*=\s*\(", r"twist \mathcal V, wrench \mathcal F"),
+        (r"(?<![\\A-Za-z])T\^[-+]", "kinetic energy K"),
+    ],
+    "constrained_dynamics": [
+        (r"(?<![\\A-Za-z])G\s*=\s*JM", "Delassus matrix A"),
+        (r"(?<![\\A-Za-z])M\s*=\s*I\b", r"identity \mathbf 1"),
+    ],
+    "contact_and_friction": [
+        (r"\\lambda", "contact force f_n (lambda is a Lagrange multiplier)"),
+        (r"\\omega(?![_A-Za-z])", r"natural frequency \omega_n"),
+    ],
+    "contact_and_impact": [
+        (r"\\lambda", "impulses c_n, c_t"),
+        (r"(?<![\\A-Za-z_{])c(?![_A-Za-z])", "impulses c_n, c_t (damping d)"),
+    ],
+}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_statement_maths_uses_the_books_notation(chapter):
+    rules = NOTATION["all"] + NOTATION.get(chapter, [])
+    for text in _statements(chapter):
+        for span in _maths(text):
+            for pattern, instead in rules:
+                assert not re.search(pattern, span), f"{chapter}: ${span}$ -- write {instead}"
+            # the time step is \Delta t; h is the bias force only (f = tau - h)
+            if re.search(r"(?<![\\A-Za-z_])h(?![A-Za-z_])", span):
+                assert re.search(r"\\tau\s*-\s*h", span), f"{chapter}: ${span}$ -- the step is \\Delta t"
+
+
+def test_notation_rules_can_fail():
+    """Each rule catches what the exercises used to write."""
+    old = {
+        "all": [r"\lVert r\rVert^2 E - r r^T", r"\lambda_1", r"\cos(\pi/m_d)", r"G_a = X",
+                r"V=(\omega, v)", r"T^- - T^+"],
+        "constrained_dynamics": [r"G = JM^{-1}J^{T}", r"M = I"],
+        "contact_and_friction": [r"0\le\lambda\perp\phi", r"2\zeta\omega\dot\delta"],
+        "contact_and_impact": [r"0 \le \lambda", r"F = kx + c\dot x"],
+    }
+    for key, spans in old.items():
+        for span, (pattern, _) in zip(spans, NOTATION[key]):
+            assert re.search(pattern, span), (key, pattern, span)
+    assert re.search(r"(?<![\\A-Za-z])h(?![A-Za-z_])", r"\beta h")
