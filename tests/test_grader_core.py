@@ -352,7 +352,7 @@ def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch
     real_lib = next(p for p in real["keep"] if p.endswith(os.sep + "lib") and os.path.isfile(os.path.join(p, "errors.py")))
     moved_lib = os.path.realpath(checkout / "lib")
 
-    def python_paths_in_tmp():
+    def python_paths_in_tmp(with_lib=True):
         return {
             "sys_path": [p for p in real["sys_path"] if p != os.path.dirname(real_lib)] + [os.path.dirname(moved_lib)],
             "keep": sorted((set(real["keep"]) - {real_lib}) | {moved_lib}),
