@@ -230,8 +230,8 @@ def test_gradebook_neutralises_formulas_and_keeps_numbers(tmp_path):
 def broken_sandbox_python(monkeypatch):
     real = sandbox.python_paths
 
-    def broken():
-        paths = real()
+    def broken(with_lib: bool = True):
+        paths = real(with_lib)
         return dict(paths, python="/nonexistent/bin/python3")
 
     monkeypatch.setattr(sandbox, "python_paths", broken)
