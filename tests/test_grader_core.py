@@ -357,6 +357,7 @@ def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch
             "sys_path": [p for p in real["sys_path"] if p != os.path.dirname(real_lib)] + [os.path.dirname(moved_lib)],
             "keep": sorted((set(real["keep"]) - {real_lib}) | {moved_lib}),
             "python": real["python"],
+            "lib_dir": moved_lib,
         }
 
     monkeypatch.setattr(sandbox, "python_paths", python_paths_in_tmp)
