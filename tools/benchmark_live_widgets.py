@@ -7,15 +7,20 @@ other than ``file:`` aborted), and for each of the five live figures
 dragging a slider would. For each change it times, inside the page:
 
 * ``redraw``: from dispatching the ``input`` event until the figure has
-  recomputed the physics, rewritten its readout and replaced its SVG picture
+  recomputed the physics and updated its readout and its SVG picture in place
   (the event handler runs all of that synchronously);
 * ``+ layout``: the same plus the style and layout of the new picture
   (forced by reading its size), i.e. all the work the browser does before it
   can paint the next frame.
 
+Each timed sweep sets the sliders to other positions than the warm-up and the
+other sweeps (shifted by a fraction of the sweep's spacing), so the ball
+drop's cache of recent simulations does not answer them: a change that moves
+the simulation's parameters simulates afresh, as for a reader's first drag.
+
 It prints the median and the 90th percentile in milliseconds; the target is
-a median under 16 ms (one frame at 60 Hz). Wall-clock on this machine: run it
-on an otherwise idle machine.
+a median under 16 ms (one frame at 60 Hz). Wall-clock on this machine: it
+prints the load average before and after; run it on an otherwise idle machine.
 
 Usage: ``.venv/bin/python tools/benchmark_live_widgets.py [HTML_DIR] [--repeat N]``
 (HTML_DIR defaults to ``_build/html``, where ``make book`` builds).
@@ -24,6 +29,7 @@ Usage: ``.venv/bin/python tools/benchmark_live_widgets.py [HTML_DIR] [--repeat N
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -35,14 +41,14 @@ from test_widgets_live import FIGURES, PAGE, open_offline  # noqa: E402
 
 #: Sweep every control of one figure and time each change in the page.
 SWEEP_JS = r"""
-([name, steps, repeat]) => {
+([name, steps, offsets]) => {
   const root = document.querySelector(`.cf-live[data-figure="${name}"]`);
   const times = [], withLayout = [];
-  for (let r = 0; r < repeat; r++) {
+  for (const offset of offsets) {
     for (const input of root.querySelectorAll('input[type=range]')) {
       const lo = +input.min, hi = +input.max;
       for (let i = 0; i <= steps; i++) {
-        input.value = lo + (hi - lo) * i / steps;
+        input.value = Math.min(hi, lo + (hi - lo) * (i + offset) / steps);
         const start = performance.now();
         input.dispatchEvent(new Event('input', {bubbles: true}));
         const mid = performance.now();
@@ -79,16 +85,19 @@ def main() -> None:
         try:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             page, blocked = open_offline(context, Path(args.html_dir) / PAGE)
+            print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
             print(f"{'figure':10s} {'changes':>7s} {'redraw median / p90':>22s} {'+ layout median / p90':>24s}")
             for name in FIGURES:
-                page.evaluate(SWEEP_JS, [name, args.steps, 1])  # warm-up (JIT, caches)
-                times, layout = page.evaluate(SWEEP_JS, [name, args.steps, args.repeat])
+                page.evaluate(SWEEP_JS, [name, args.steps, [0.0]])  # warm-up (JIT)
+                offsets = [r / (args.repeat + 1) for r in range(1, args.repeat + 1)]
+                times, layout = page.evaluate(SWEEP_JS, [name, args.steps, offsets])
 
                 def stats(values: list[float]) -> str:
                     p90 = statistics.quantiles(values, n=10)[-1]
                     return f"{statistics.median(values):8.2f} / {p90:6.2f} ms"
 
                 print(f"{name:10s} {len(times):7d} {stats(times):>22s} {stats(layout):>24s}")
+            print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
             if blocked or page.errors:
                 raise SystemExit(f"requests blocked: {blocked}; page errors: {page.errors}")
         finally:

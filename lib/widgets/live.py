@@ -8,7 +8,8 @@ figure stands for. The module runs wherever the ipywidgets protocol does: in
 JupyterLab and on Binder (anywidget's lab extension) and in the static book
 page (the widget manager embedded by myst-nb, with anywidget's AMD bundle
 served from ``book/_static/vendor``). Moving a control recomputes and redraws
-in the browser, with no kernel.
+in the browser, with no kernel; the picture is updated in place (only the
+attributes that changed), within one frame.
 
 The Python side sends the control specification (ranges, steps, units) and
 the starting values, taken from the signature of the figure's ``*_data``
@@ -230,7 +231,10 @@ def ball_drop_live(**initial: Any) -> LiveFigure:
 
     ``k`` and ``dt`` move on logarithmic sliders. The readout rows are those of
     :func:`lib.widgets.contact_friction.ball_drop_describe`; mass, drop height and gravity come from
-    :func:`~lib.widgets.contact_friction.ball_drop_data`. Every change runs the whole simulation in the browser.
+    :func:`~lib.widgets.contact_friction.ball_drop_data`. A change of the simulation's parameters runs the
+    whole simulation in the browser; the last 32 simulations are kept, so a control the model does not use
+    (``e`` for the penalty model, ``k`` and ``zeta`` for the impulse model) or a setting seen before redraws
+    without simulating.
     Explained in :ref:`sec-cf-nonsmooth`.
 
     Examples

@@ -48,7 +48,11 @@ function simulatePenaltyDrop(k, dt, zeta, mass, h0, tEnd, g) {
   const c = 2.0 * zeta * Math.sqrt(k * mass);
   let x = h0; let v = 0.0;
   const limit = 1000.0 * (Math.abs(h0) + v * v / (2.0 * g) + mass * g / k);
-  const heights = [x]; const gaps = []; const forces = [];
+  // Preallocated doubles (the same numbers as lib's arrays; far faster than growing arrays).
+  const heights = new Float64Array(steps + 1); const gaps = new Float64Array(steps);
+  const forces = new Float64Array(steps);
+  heights[0] = x;
+  let n = 0;
   let touched = false; let inContact = false; let deepest = 0.0; let rebound = -Infinity;
   let restitution = 0.0; let entrySpeed = 0.0; let bounces = 0; let diverged = false;
   for (let i = 0; i < steps; i++) {
@@ -66,14 +70,16 @@ function simulatePenaltyDrop(k, dt, zeta, mass, h0, tEnd, g) {
         if (bounces === 1 && entrySpeed > 0.0) restitution = Math.max(v, 0.0) / entrySpeed;
       }
     }
-    gaps.push(x); forces.push(lam);
+    gaps[i] = x; forces[i] = lam;
     v += dt * (lam / mass - g);
     x += dt * v;
-    heights.push(x);
+    heights[i + 1] = x;
+    n = i + 1;
     if (touched && !inContact && x > rebound) rebound = x;
     if (Math.abs(x) > limit) { diverged = true; break; }
   }
-  return {heights, gaps, forces, max_penetration: deepest, max_rebound: Math.max(rebound, 0.0),
+  return {heights: heights.subarray(0, n + 1), gaps: gaps.subarray(0, n), forces: forces.subarray(0, n),
+          max_penetration: deepest, max_rebound: Math.max(rebound, 0.0),
           gained_energy: h0 > 0.0 && rebound > 1.01 * h0, diverged, restitution, bounces, rest_time: Infinity};
 }
 
@@ -82,25 +88,27 @@ function simulateImpulseDrop(e, dt, mass, h0, tEnd, g) {
   inRange(e, "e", 0.0, 1.0);
   const steps = checkStep(dt, tEnd);
   let x = h0; let v = 0.0;
-  const heights = [x]; const gaps = []; const forces = [];
+  const heights = new Float64Array(steps + 1); const gaps = new Float64Array(steps);
+  const forces = new Float64Array(steps);
+  heights[0] = x;
   let resting = false; let restTime = Infinity; let bounces = 0; let firstRatio = 0.0;
   let rebound = -Infinity; let touched = false;
   const weight = mass * g;
   for (let i = 0; i < steps; i++) {
-    if (resting) {
-      for (let j = i; j < steps; j++) { gaps.push(0.0); forces.push(weight); heights.push(0.0); }
+    if (resting) {  // at rest on the floor from step i on
+      gaps.fill(0.0, i); forces.fill(weight, i); heights.fill(0.0, i + 1);
       break;
     }
     let xNew = x + v * dt - 0.5 * g * dt * dt;
     let vNew = v - g * dt;
     if (xNew >= 0.0) {
-      gaps.push(x); forces.push(0.0);
+      gaps[i] = x; forces[i] = 0.0;
     } else {
       const tau = (v + Math.sqrt(Math.max(v * v + 2.0 * g * x, 0.0))) / g;
       const vMinus = v - g * tau;
       const vPlus = -e * vMinus;
       touched = true;
-      gaps.push(0.0); forces.push(mass * (vPlus - vMinus) / dt);
+      gaps[i] = 0.0; forces[i] = mass * (vPlus - vMinus) / dt;
       if (bounces === 0) firstRatio = vMinus < 0.0 ? vPlus / -vMinus : 0.0;
       if (vPlus < g * dt) {
         resting = true; restTime = i * dt + tau; xNew = 0.0; vNew = 0.0;
@@ -112,11 +120,27 @@ function simulateImpulseDrop(e, dt, mass, h0, tEnd, g) {
       }
     }
     x = xNew; v = vNew;
-    heights.push(x);
+    heights[i + 1] = x;
     if (touched && x > rebound) rebound = x;
   }
   return {heights, gaps, forces, max_penetration: 0.0, max_rebound: Math.max(rebound, 0.0),
           gained_energy: rebound > 1.01 * h0, diverged: false, restitution: firstRatio, bounces, rest_time: restTime};
+}
+
+// The last simulations, by the parameters they depend on: a control that does not
+// change the simulation (e for the penalty model, k and zeta for the impulse
+// model) and going back to a setting redraw without simulating again.
+const simulations = new Map();
+function cached(key, run) {
+  let r = simulations.get(key);
+  if (r === undefined) {
+    r = run();
+    if (simulations.size >= 32) simulations.delete(simulations.keys().next().value);
+  } else {
+    simulations.delete(key);  // most recently used last
+  }
+  simulations.set(key, r);
+  return r;
 }
 
 // Every step-th index, at most `limit` of them (lib.widgets.contact_friction._downsample).
@@ -136,7 +160,8 @@ const FIGURE = {
     const out = {model, k, dt, zeta, e, mass, h0, v0};
     let r;
     if (model === "penalty") {
-      r = simulatePenaltyDrop(k, dt, zeta, mass, h0, 2.5, g);
+      r = cached(`penalty ${k} ${dt} ${zeta} ${mass} ${h0} ${g}`,
+                 () => simulatePenaltyDrop(k, dt, zeta, mass, h0, 2.5, g));
       const omega = naturalFrequency(k, mass);
       const sag = mass * g / k;
       Object.assign(out, {omega, omega_dt: omega * dt, critical_omega_dt: criticalOmegaDt(zeta),
@@ -147,7 +172,8 @@ const FIGURE = {
     } else {
       const predicted = e < 1.0 ? impulseRestTime(h0, e, g) : Infinity;
       const tEnd = Math.min(Math.max(2.5, 1.1 * predicted + 0.3), 20.0);
-      r = simulateImpulseDrop(e, dt, mass, h0, tEnd, g);
+      r = cached(`impulse ${e} ${dt} ${mass} ${h0} ${tEnd} ${g}`,
+                 () => simulateImpulseDrop(e, dt, mass, h0, tEnd, g));
       Object.assign(out, {rest_predicted: predicted, rest_simulated: r.rest_time, t_end: tEnd,
                           depth_scale: 1e-3, force_scale: 2.0 * mass * v0 / dt + mass * g});
     }

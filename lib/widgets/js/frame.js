@@ -8,7 +8,8 @@
 //
 // compute(values, constants) -> data       (the physics, a port of lib)
 // describe(data) -> {text, key, rows}      (state label and readout, as lib's *_describe)
-// draw(data, values) -> [svg, ...]         (SVG strings, one per panel)
+// draw(data, values) -> [svg, ...]         (one Panel.svg() per panel: elements as data,
+//                                           written into the page in place by patchChildren)
 // A compute that throws InputError shows "not allowed: <message>", as the
 // Python figure does for lib's DynamicsInputError.
 
@@ -131,6 +132,43 @@ function niceTicks(lo, hi, count = 5) {
   return ticks;
 }
 
+// An SVG element as plain data, {tag, attrs, text} or {tag, attrs, children}:
+// the panels are built as data and written into the page by `patchChildren`,
+// which changes only the attributes and texts that differ from what is shown
+// (a slider move rewrites a few coordinates; no markup is parsed and no
+// element is created unless the picture gains one).
+const SVG_NS = "http://www.w3.org/2000/svg";
+const svgNode = (tag, attrs, content = []) => (typeof content === "string"
+  ? {tag, attrs, text: content} : {tag, attrs, children: content});
+
+function patchChildren(parent, nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const want = nodes[i];
+    let node = parent.children[i];
+    if (!node || node.tagName !== want.tag) {
+      const fresh = document.createElementNS(SVG_NS, want.tag);
+      if (node) parent.replaceChild(fresh, node); else parent.appendChild(fresh);
+      node = fresh;
+    }
+    const attrs = want.attrs;
+    let count = 0;
+    for (const name in attrs) {
+      const value = String(attrs[name]);
+      if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+      count += 1;
+    }
+    if (node.attributes.length !== count) {
+      for (const a of [...node.attributes]) if (!(a.name in attrs)) node.removeAttribute(a.name);
+    }
+    if (want.text !== undefined) {
+      if (node.textContent !== want.text) node.textContent = want.text;
+    } else {
+      patchChildren(node, want.children);
+    }
+  }
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
+}
+
 // One panel: a data rectangle mapped onto an SVG viewBox of width x height
 // pixels (the SVG scales with the page; the text stays the same size
 // relative to the picture). With `equal`, one data unit is as long in x as in y.
@@ -149,6 +187,7 @@ class Panel {
     this.xlim = [x0, x1]; this.ylim = [y0, y1];
     this.sx = pw / (x1 - x0); this.sy = ph / (y1 - y0);
     this.parts = [];
+    this.overlay = [];
     this.clipId = `cfclip${Panel.count = (Panel.count || 0) + 1}`;
     this.axes = axes; this.title = title; this.xlabel = xlabel; this.ylabel = ylabel;
   }
@@ -162,22 +201,23 @@ class Panel {
     return out.join(" ");
   }
   line(xs, ys, {color = "#333", width = 1.5, dash = "", opacity = 1, cap = "butt"} = {}) {
-    this.parts.push(`<polyline points="${this.pts(xs, ys)}" fill="none" stroke="${color}" stroke-width="${width}"`
-      + `${dash ? ` stroke-dasharray="${dash}"` : ""} stroke-opacity="${opacity}" stroke-linecap="${cap}"`
-      + ` stroke-linejoin="round"/>`);
+    const attrs = {points: this.pts(xs, ys), fill: "none", stroke: color, "stroke-width": width};
+    if (dash) attrs["stroke-dasharray"] = dash;
+    Object.assign(attrs, {"stroke-opacity": opacity, "stroke-linecap": cap, "stroke-linejoin": "round"});
+    this.parts.push(svgNode("polyline", attrs));
   }
   poly(xs, ys, {fill = "#ccc", opacity = 1, stroke = "none", width = 0} = {}) {
-    this.parts.push(`<polygon points="${this.pts(xs, ys)}" fill="${fill}" fill-opacity="${opacity}"`
-      + ` stroke="${stroke}" stroke-width="${width}"/>`);
+    this.parts.push(svgNode("polygon", {points: this.pts(xs, ys), fill, "fill-opacity": opacity, stroke,
+                                        "stroke-width": width}));
   }
   dot(x, y, {color = "#333", r = 4, stroke = "none", shape = "circle"} = {}) {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     const cx = num(this.X(x)); const cy = num(this.Y(y));
     if (shape === "diamond") {
-      this.parts.push(`<polygon points="${cx},${num(cy - r)} ${num(+cx + r)},${cy} ${cx},${num(+cy + r)}`
-        + ` ${num(cx - r)},${cy}" fill="${color}" stroke="${stroke}"/>`);
+      this.parts.push(svgNode("polygon", {points: `${cx},${num(cy - r)} ${num(+cx + r)},${cy} ${cx},${num(+cy + r)}`
+        + ` ${num(cx - r)},${cy}`, fill: color, stroke}));
     } else {
-      this.parts.push(`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${color}" stroke="${stroke}"/>`);
+      this.parts.push(svgNode("circle", {cx, cy, r, fill: color, stroke}));
     }
   }
   // Points as one path of tiny squares (hundreds of simulation steps).
@@ -187,7 +227,7 @@ class Panel {
       if (!Number.isFinite(xs[i]) || !Number.isFinite(ys[i])) continue;
       d.push(`M${num(this.X(xs[i]) - size / 2)} ${num(this.Y(ys[i]) - size / 2)}h${size}v${size}h${-size}z`);
     }
-    this.parts.push(`<path d="${d.join("")}" fill="${color}" fill-opacity="${opacity}"/>`);
+    this.parts.push(svgNode("path", {d: d.join(""), fill: color, "fill-opacity": opacity}));
   }
   arrow(start, vec, {color = "#333", width = 2, label = "", labelSide = 0} = {}) {
     const [x0, y0] = [this.X(start[0]), this.Y(start[1])];
@@ -197,9 +237,10 @@ class Panel {
     const ux = (x1 - x0) / len; const uy = (y1 - y0) / len;
     const head = Math.min(11, 0.6 * len); const half = 0.45 * head;
     const bx = x1 - head * ux; const by = y1 - head * uy;
-    this.parts.push(`<line x1="${num(x0)}" y1="${num(y0)}" x2="${num(bx)}" y2="${num(by)}" stroke="${color}"`
-      + ` stroke-width="${width}"/><polygon points="${num(x1)},${num(y1)} ${num(bx - half * uy)},${num(by + half * ux)}`
-      + ` ${num(bx + half * uy)},${num(by - half * ux)}" fill="${color}"/>`);
+    this.parts.push(svgNode("line", {x1: num(x0), y1: num(y0), x2: num(bx), y2: num(by), stroke: color,
+                                     "stroke-width": width}));
+    this.parts.push(svgNode("polygon", {points: `${num(x1)},${num(y1)} ${num(bx - half * uy)},${num(by + half * ux)}`
+      + ` ${num(bx + half * uy)},${num(by - half * ux)}`, fill: color}));
     if (label) {
       let lx; let ly;
       if (labelSide) {  // beside the middle, +1 left of the arrow
@@ -212,9 +253,11 @@ class Panel {
   }
   rawText(px, py, text, {color = "#333", size = 12, anchor = "start", halo = false, weight = "normal",
                          baseline = "central", italic = false} = {}) {
-    this.parts.push(`<text x="${num(px)}" y="${num(py)}" fill="${color}" font-size="${size}"`
-      + ` text-anchor="${anchor}" dominant-baseline="${baseline}" font-weight="${weight}"`
-      + `${italic ? ' font-style="italic"' : ""}${halo ? ' class="cf-halo"' : ""}>${esc(text)}</text>`);
+    const attrs = {x: num(px), y: num(py), fill: color, "font-size": size, "text-anchor": anchor,
+                   "dominant-baseline": baseline, "font-weight": weight};
+    if (italic) attrs["font-style"] = "italic";
+    if (halo) attrs.class = "cf-halo";
+    this.parts.push(svgNode("text", attrs, String(text)));
   }
   text(x, y, text, opts = {}) { this.rawText(this.X(x), this.Y(y), text, opts); }
   legend(items, {corner = "upper left", size = 11} = {}) {
@@ -222,57 +265,65 @@ class Panel {
     const h = items.length * lineH + 6;
     const left = corner.endsWith("left") ? this.m.l + 4 : this.w - this.m.r - 4 - w;
     const top = corner.startsWith("upper") ? this.m.t + 4 : this.h - this.m.b - 4 - h;
-    const out = [`<rect x="${num(left)}" y="${num(top)}" width="${num(w)}" height="${num(h)}" fill="white"`
-      + ` fill-opacity="0.85" stroke="#ccc" rx="3"/>`];
+    const out = this.overlay;
+    out.push(svgNode("rect", {x: num(left), y: num(top), width: num(w), height: num(h), fill: "white",
+                              "fill-opacity": "0.85", stroke: "#ccc", rx: "3"}));
     items.forEach((item, i) => {
       const y = top + 3 + lineH * (i + 0.5);
       if (item.kind === "dot") {
-        out.push(`<circle cx="${num(left + 16)}" cy="${num(y)}" r="3.5" fill="${item.color}"/>`);
+        out.push(svgNode("circle", {cx: num(left + 16), cy: num(y), r: "3.5", fill: item.color}));
       } else if (item.kind === "box") {
-        out.push(`<rect x="${num(left + 6)}" y="${num(y - 5)}" width="20" height="10" fill="${item.color}"`
-          + ` fill-opacity="0.4" stroke="${item.color}"/>`);
+        out.push(svgNode("rect", {x: num(left + 6), y: num(y - 5), width: "20", height: "10", fill: item.color,
+                                  "fill-opacity": "0.4", stroke: item.color}));
       } else {
-        out.push(`<line x1="${num(left + 6)}" y1="${num(y)}" x2="${num(left + 26)}" y2="${num(y)}"`
-          + ` stroke="${item.color}" stroke-width="2"${item.dash ? ` stroke-dasharray="${item.dash}"` : ""}/>`);
+        const attrs = {x1: num(left + 6), y1: num(y), x2: num(left + 26), y2: num(y), stroke: item.color,
+                       "stroke-width": "2"};
+        if (item.dash) attrs["stroke-dasharray"] = item.dash;
+        out.push(svgNode("line", attrs));
       }
-      out.push(`<text x="${num(left + 32)}" y="${num(y)}" font-size="${size}" dominant-baseline="central"`
-        + ` fill="#333">${esc(item.label)}</text>`);
+      out.push(svgNode("text", {x: num(left + 32), y: num(y), "font-size": size, "dominant-baseline": "central",
+                                fill: "#333"}, item.label));
     });
-    this.overlay = (this.overlay || "") + out.join("");
   }
+  // The whole panel as an element description (see patchChildren).
   svg(label) {
     const {w, h, m} = this;
     const pw = w - m.l - m.r; const ph = h - m.t - m.b;
     const frame = [];
     if (this.axes) {
-      frame.push(`<rect x="${m.l}" y="${m.t}" width="${num(pw)}" height="${num(ph)}" fill="none" stroke="#555"/>`);
+      frame.push(svgNode("rect", {x: m.l, y: m.t, width: num(pw), height: num(ph), fill: "none", stroke: "#555"}));
       for (const t of niceTicks(this.xlim[0], this.xlim[1])) {
         const x = num(this.X(t));
-        frame.push(`<line x1="${x}" y1="${m.t + ph}" x2="${x}" y2="${m.t + ph + 4}" stroke="#555"/>`
-          + `<text x="${x}" y="${m.t + ph + 14}" font-size="11" text-anchor="middle" fill="#333">${esc(tickLabel(t))}</text>`);
+        frame.push(svgNode("line", {x1: x, y1: m.t + ph, x2: x, y2: m.t + ph + 4, stroke: "#555"}));
+        frame.push(svgNode("text", {x, y: m.t + ph + 14, "font-size": "11", "text-anchor": "middle", fill: "#333"},
+                           tickLabel(t)));
       }
       for (const t of niceTicks(this.ylim[0], this.ylim[1])) {
         const y = num(this.Y(t));
-        frame.push(`<line x1="${m.l - 4}" y1="${y}" x2="${m.l}" y2="${y}" stroke="#555"/>`
-          + `<text x="${m.l - 6}" y="${y}" font-size="11" text-anchor="end" dominant-baseline="central"`
-          + ` fill="#333">${esc(tickLabel(t))}</text>`);
+        frame.push(svgNode("line", {x1: m.l - 4, y1: y, x2: m.l, y2: y, stroke: "#555"}));
+        frame.push(svgNode("text", {x: m.l - 6, y, "font-size": "11", "text-anchor": "end",
+                                    "dominant-baseline": "central", fill: "#333"}, tickLabel(t)));
       }
       if (this.xlabel) {
-        frame.push(`<text x="${num(m.l + pw / 2)}" y="${h - 6}" font-size="12" text-anchor="middle"`
-          + ` fill="#222">${esc(this.xlabel)}</text>`);
+        frame.push(svgNode("text", {x: num(m.l + pw / 2), y: h - 6, "font-size": "12", "text-anchor": "middle",
+                                    fill: "#222"}, this.xlabel));
       }
       if (this.ylabel) {
-        frame.push(`<text transform="translate(12 ${num(m.t + ph / 2)}) rotate(-90)" font-size="12"`
-          + ` text-anchor="middle" dominant-baseline="central" fill="#222">${esc(this.ylabel)}</text>`);
+        frame.push(svgNode("text", {transform: `translate(12 ${num(m.t + ph / 2)}) rotate(-90)`, "font-size": "12",
+                                    "text-anchor": "middle", "dominant-baseline": "central", fill: "#222"},
+                           this.ylabel));
       }
     }
     if (this.title) {
-      frame.push(`<text x="${num(w / 2)}" y="15" font-size="13" text-anchor="middle" fill="#222">${esc(this.title)}</text>`);
+      frame.push(svgNode("text", {x: num(w / 2), y: "15", "font-size": "13", "text-anchor": "middle", fill: "#222"},
+                         this.title));
     }
-    return `<svg class="cf-panel" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label || this.title)}"`
-      + ` xmlns="http://www.w3.org/2000/svg"><defs><clipPath id="${this.clipId}"><rect x="${m.l}" y="${m.t}"`
-      + ` width="${num(pw)}" height="${num(ph)}"/></clipPath></defs>`
-      + `<g clip-path="url(#${this.clipId})">${this.parts.join("")}</g>${frame.join("")}${this.overlay || ""}</svg>`;
+    return svgNode("svg", {class: "cf-panel", viewBox: `0 0 ${w} ${h}`, role: "img",
+                           "aria-label": label || this.title}, [
+      svgNode("defs", {}, [svgNode("clipPath", {id: this.clipId}, [
+        svgNode("rect", {x: m.l, y: m.t, width: num(pw), height: num(ph)})])]),
+      svgNode("g", {"clip-path": `url(#${this.clipId})`}, this.parts),
+      ...frame, ...this.overlay]);
   }
 }
 
@@ -343,6 +394,23 @@ function buildControl(spec, value, onChange, uid) {
 
 // ---------------------------------------------------------------- the widget
 
+// The readout rows [label, value], changing only the cells whose text differs.
+function patchRows(body, rows) {
+  while (body.rows.length > rows.length) body.lastElementChild.remove();
+  while (body.rows.length < rows.length) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    tr.append(th, document.createElement("td"));
+    body.appendChild(tr);
+  }
+  rows.forEach(([label, value], i) => {
+    const [th, td] = body.rows[i].cells;
+    if (th.textContent !== label) th.textContent = label;
+    if (td.textContent !== value) td.textContent = value;
+  });
+}
+
 function liveRender(FIGURE) {
   return function render({model, el}) {
     const uid = `cf${Math.random().toString(36).slice(2, 9)}`;
@@ -379,9 +447,18 @@ function liveRender(FIGURE) {
       state.textContent = text;
       state.style.color = STATE_COLORS[key] || "#333";
       state.dataset.key = key;
-      body.innerHTML = rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join("");
+      patchRows(body, rows);
       // A refused setting keeps the last picture, greyed out.
-      if (data) pictures.innerHTML = FIGURE.draw(data, values).join("");
+      if (data) {
+        const panels = FIGURE.draw(data, values);
+        // Clip ids stable across redraws (only coordinates change) and unique in the page.
+        panels.forEach((panel, i) => {
+          const id = `${uid}-clip${i}`;
+          panel.children[0].children[0].attrs.id = id;
+          panel.children[1].attrs["clip-path"] = `url(#${id})`;
+        });
+        patchChildren(pictures, panels);
+      }
       pictures.classList.toggle("cf-stale", !data);
       frame += 1;
       root.dataset.frame = String(frame);
