@@ -14,7 +14,10 @@ Headless Debian Chromium (Playwright) then checks:
   unsaved once the kernel has started: it adds metadata.language_info, which
   jupytext leaves out of the file); the same round trip through
   jupytext's contents manager is checked for every chapter and exercise;
-- a relative link in a rendered Markdown cell opens the file in the same lab.
+- a relative link in a rendered Markdown cell opens the file in the same lab;
+- a live figure (an anywidget of lib/widgets/live.py) runs in a notebook: moving
+  its slider in the browser redraws it, and the readout it sends back to the
+  kernel is what lib computes; setting its values from the kernel moves it.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import os
 import shutil
 import socket
 import subprocess
+import json
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -321,3 +325,100 @@ def test_binder_configuration_culls_idle_kernels(lab: Lab) -> None:
     assert "Culling kernels with idle durations > 300 seconds" in log, log[-3000:]
     # A student's open tab keeps its kernel, however long they read.
     assert "Culling kernels even with connected clients" not in log
+
+
+# --------------------------------------------------------------------------
+# 6. A live figure runs in a notebook, both ways
+# --------------------------------------------------------------------------
+
+LIVE_NOTEBOOK = "_live_figure_check.ipynb"
+LIVE_CELLS = [
+    "from lib.widgets.live import cone2d_live\nw = cone2d_live()\nw",
+    # What the kernel holds: the values, state and readout the front end sent back.
+    "import json\nprint('KERNEL ' + json.dumps({'values': w.values, 'state': w.state_text, 'rows': w.readout}))",
+    "w.values = {**w.values, 'mu': 1.0}",
+]
+
+
+def _run_cell(page, index: int) -> None:
+    page.evaluate(
+        f"""() => {{ const panel = window.jupyterapp.shell.currentWidget;
+                    panel.content.activeCellIndex = {index};
+                    return window.jupyterapp.commands.execute('notebook:run-cell'); }}"""
+    )
+
+
+def _kernel_state(page) -> dict:
+    """Run the second cell (its old output cleared first) and read what it prints."""
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets[1].model.outputs.clear()")
+    _run_cell(page, 1)
+    handle = page.wait_for_function(
+        """() => { const cell = window.jupyterapp.shell.currentWidget.content.widgets[1];
+                   const out = cell.node.querySelector('.jp-OutputArea-output');
+                   return out && out.textContent.trim().startsWith('KERNEL ') ? out.textContent.trim() : false; }""",
+        timeout=30_000,
+    )
+    return json.loads(handle.json_value()[len("KERNEL "):])
+
+
+def test_live_figure_runs_in_a_notebook(lab: Lab, page) -> None:
+    """anywidget's lab extension renders the planar-cone figure; the slider, the picture and the
+    kernel agree with lib (the readout the front end sends back is ``cone2d_describe``'s)."""
+    import nbformat
+
+    from test_widgets_live import reference
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in LIVE_CELLS]
+    notebook.metadata["kernelspec"] = dict(KERNELSPEC)
+    path = lab.root / LIVE_NOTEBOOK
+    nbformat.write(notebook, path)
+    try:
+        _open_notebook(page, lab, LIVE_NOTEBOOK)
+        _wait_kernel_idle(page)
+        _run_cell(page, 0)
+        figure = '.jp-OutputArea .cf-live[data-figure="cone2d"]'
+        page.wait_for_selector(f"{figure}[data-frame]", timeout=60_000)
+        root = page.locator(figure)
+        start = _kernel_state(page)
+        assert start["values"] == {"f_t": 1.0, "f_n": 3.0, "mu": 0.5}, start
+        assert start["state"] == "STICK" and start["rows"] == reference("cone2d", start["values"])["rows"], start
+        before = root.evaluate("r => ({picture: r.querySelector('.cf-pictures').innerHTML, frame: +r.dataset.frame})")
+
+        # A reader moves the f_t slider with the keyboard (the notebook around it, which
+        # uses the arrow keys for cell navigation, must leave them to the slider):
+        # 21 steps of 0.05 N to 2.05 N > mu f_n = 1.5 N.
+        slider = root.locator('input[data-name="f_t"]')
+        slider.focus()
+        for key in ["ArrowRight"] * 20 + ["ArrowUp"]:
+            page.keyboard.press(key)
+        after = root.evaluate(
+            "r => ({picture: r.querySelector('.cf-pictures').innerHTML, frame: +r.dataset.frame,"
+            "       state: r.querySelector('.cf-state').textContent, values: JSON.parse(r.dataset.values)})"
+        )
+        assert after["values"]["f_t"] == 2.05 and after["state"] == "SLIP", after
+        assert after["frame"] >= before["frame"] + 21, (before["frame"], after["frame"])
+        assert after["picture"] != before["picture"], "the picture was not redrawn"
+        assert "supplied" in after["picture"], "the slipping picture shows no supplied force"
+
+        moved = _kernel_state(page)
+        expected = reference("cone2d", moved["values"])
+        assert moved["values"] == {"f_t": 2.05, "f_n": 3.0, "mu": 0.5}, moved
+        assert moved["state"] == expected["state"] == "SLIP", moved
+        assert moved["rows"] == expected["rows"], moved
+
+        # The kernel sets the values: the slider, the picture and the readout follow.
+        _run_cell(page, 2)
+        page.wait_for_function(
+            f"""() => document.querySelector('{figure} .cf-state').textContent === 'STICK'""", timeout=30_000
+        )
+        assert root.locator('input[data-name="mu"]').input_value() == "1"
+        back = _kernel_state(page)
+        assert back["values"] == {"f_t": 2.05, "f_n": 3.0, "mu": 1.0}, back
+        assert back["state"] == "STICK" and back["rows"] == reference("cone2d", back["values"])["rows"], back
+
+        errors = [f"{kind}: {text}" for kind, text in page.console_lines if kind in ("error", "pageerror")]
+        errors = [e for e in errors if "Failed to load resource" not in e]
+        assert not errors, "console errors:\n" + "\n".join(errors)
+    finally:
+        path.unlink(missing_ok=True)

@@ -9,7 +9,8 @@ JupyterLab and on Binder (anywidget's lab extension) and in the static book
 page (the widget manager embedded by myst-nb, with anywidget's AMD bundle
 served from ``book/_static/vendor``). Moving a control recomputes and redraws
 in the browser, with no kernel; the picture is updated in place (only the
-attributes that changed), within one frame.
+attributes that changed), within one frame. ``tests/test_jupyterlab.py``
+runs a figure in JupyterLab.
 
 The Python side sends the control specification (ranges, steps, units) and
 the starting values, taken from the signature of the figure's ``*_data``

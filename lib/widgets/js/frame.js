@@ -394,6 +394,11 @@ function buildControl(spec, value, onChange, uid) {
 
 // ---------------------------------------------------------------- the widget
 
+// Keys that move a slider or a radio button. In JupyterLab the notebook around the
+// figure cancels them (cell navigation): they stop at the controls.
+const CONTROL_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp",
+                              "PageDown"]);
+
 // The readout rows [label, value], changing only the cells whose text differs.
 function patchRows(body, rows) {
   while (body.rows.length > rows.length) body.lastElementChild.remove();
@@ -421,10 +426,14 @@ function liveRender(FIGURE) {
     const constants = model.get("constants") || {};
     const start = model.get("values");
     root.innerHTML = `<div class="cf-title">${esc(model.get("title") || FIGURE.title)}</div>`
-      + '<div class="cf-controls"></div><div class="cf-body"><div class="cf-pictures" aria-live="off"></div>'
+      // data-lm-suppress-shortcuts: in JupyterLab, keys pressed on a control (arrows on a
+      // slider) are not the notebook's keyboard shortcuts (see also CONTROL_KEYS).
+      + '<div class="cf-controls" data-lm-suppress-shortcuts="true"></div>'
+      + '<div class="cf-body"><div class="cf-pictures" aria-live="off"></div>'
       + '<div class="cf-side"><div class="cf-state" role="status"></div><table class="cf-readout"><tbody></tbody>'
       + "</table></div></div>";
     const box = root.querySelector(".cf-controls");
+    box.addEventListener("keydown", (event) => { if (CONTROL_KEYS.has(event.key)) event.stopPropagation(); });
     const pictures = root.querySelector(".cf-pictures");
     const state = root.querySelector(".cf-state");
     const body = root.querySelector(".cf-readout tbody");
