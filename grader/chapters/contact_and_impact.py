@@ -152,6 +152,64 @@ def _judge_hc(c, design):
     return ok_pen and ok_e, why
 
 
+# Every case input is checked with the library's own validation (Exercise.validate).
+def _valid_impact(c):
+    from lib._validation import as_vector, in_range
+    from lib.contact_lcp import mass_matrix_inverse
+
+    n = mass_matrix_inverse(c["M"]).shape[0]
+    row = as_vector(c["n_row"], "n_row", n)
+    v = as_vector(c["v_minus"], "v_minus", n)
+    in_range(c["e"], "e", 0.0, 1.0)
+    if not row @ v < 0:
+        raise ValueError("v_minus must approach the contact (n_row . v_minus < 0)")
+
+
+def _valid_pyramid(c):
+    from lib._validation import real_number
+
+    real_number(c["psi"], "psi")
+    if not isinstance(c["m_d"], int) or c["m_d"] < 3:
+        raise ValueError(f"m_d must be an int >= 3 (pyramid edges), got {c['m_d']!r}")
+
+
+def _valid_velocity(c):
+    from lib._validation import as_matrix, as_vector
+    from lib.contact_lcp import mass_matrix_inverse
+
+    n = mass_matrix_inverse(c["M"]).shape[0]
+    as_matrix(c["N"], "N", len(c["N"]), n)
+    as_vector(c["v_star"], "v_star", n)
+
+
+def _valid_positive(*names):
+    def check(c):
+        from lib._validation import positive
+
+        for name in names:
+            positive(c[name], name)
+    return check
+
+
+def _valid_ramp(c):
+    from lib._validation import in_range, nonnegative, real_number
+
+    in_range(c["theta"], "theta", 0.0, np.pi / 2, low_open=True, high_open=True)
+    nonnegative(c["mu"], "mu")
+    real_number(c["v0"], "v0")
+    _valid_positive("h")(c)
+    if not isinstance(c["n_steps"], int) or c["n_steps"] < 1:
+        raise ValueError(f"n_steps must be a positive int, got {c['n_steps']!r}")
+
+
+def _valid_hc(c):
+    from lib._validation import in_range
+
+    _valid_positive("mass", "v0", "delta_limit")(c)
+    in_range(c["e_lo"], "e_lo", 0.0, 1.0)
+    in_range(c["e_hi"], "e_hi", c["e_lo"], 1.0)
+
+
 CHAPTER = Chapter(
     name="contact_and_impact",
     title="3.12 Contact and impact dynamics",
@@ -159,6 +217,7 @@ CHAPTER = Chapter(
     exercises=[
         FunctionExercise(
             number="3.12.1", name="newton_impulse", points=2, partial=True,
+            validate=_valid_impact,
             title="Impulse and energy loss from Newton's restitution law",
             args=("M", "n_row", "v_minus", "e"),
             public=[
@@ -170,6 +229,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.12.2", name="pyramid_threshold", points=2, partial=True,
+            validate=_valid_pyramid,
             title="Slip threshold and sliding-direction error of the inscribed pyramid",
             args=("psi", "m_d"),
             public=[
@@ -181,6 +241,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.12.3", name="frictionless_contact_velocity", points=2, partial=True,
+            validate=_valid_velocity,
             title="The unique velocity after a frictionless contact step",
             args=("M", "N", "v_star"),
             public=[
@@ -194,6 +255,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="3.12.4", name="hertz_delta_max", points=2, partial=False,
+            validate=_valid_positive("k", "m", "v_0"),
             title="Peak penetration of an elastic Hertz impact",
             symbols=("k", "m", "v_0"),
             public_points=[{"k": 1e9, "m": 1.0, "v_0": 1.0}, {"k": 3e8, "m": 0.2, "v_0": 2.5}],
@@ -201,6 +263,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.12.5", name="hertz_contact_time", points=2, partial=True,
+            validate=_valid_positive("mass", "v0", "k"),
             title="Contact time of an elastic Hertz impact",
             args=("mass", "v0", "k"),
             public=[{"mass": 1.0, "v0": 1.0, "k": 1.25e9}, {"mass": 0.0329, "v0": 1.0, "k": 2.93e10}],
@@ -209,6 +272,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.12.6", name="kelvin_voigt_artefacts", points=2, partial=True,
+            validate=_valid_positive("k", "c", "mass", "v0"),
             title="The force jump, restitution and pull of the Kelvin-Voigt contact",
             args=("k", "c", "mass", "v0"),
             public=[{"k": 1e5, "c": 63.2455532, "mass": 1.0, "v0": 2.0},
@@ -218,6 +282,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="3.12.7", name="hydro_force_expr", points=2, partial=False,
+            validate=_valid_positive("E_h", "R", "delta"),
             title="Hydroelastic force of a compliant sphere on a rigid plane",
             symbols=("E_h", "R", "delta"),
             public_points=[{"E_h": 1e5, "R": 0.05, "delta": 0.004}, {"E_h": 2e6, "R": 0.1, "delta": 0.03}],
@@ -225,6 +290,7 @@ CHAPTER = Chapter(
         ),
         ExpressionExercise(
             number="3.12.8", name="hydro_patch_radius", points=2, partial=False,
+            validate=_valid_positive("R", "delta"),
             title="Radius of the hydroelastic contact patch",
             symbols=("R", "delta"),
             public_points=[{"R": 0.05, "delta": 0.004}, {"R": 0.1, "delta": 0.03}],
@@ -248,6 +314,7 @@ CHAPTER = Chapter(
         ),
         FunctionExercise(
             number="3.12.10", name="ramp_slide", points=3, partial=True, lib_forbidden=True,
+            validate=_valid_ramp,
             section="sec-ci-timestepping",
             title="A block on a ramp, stepped with your own LCP, against the closed form",
             args=("theta", "mu", "v0", "h", "n_steps"),
@@ -268,6 +335,7 @@ CHAPTER = Chapter(
         ),
         DesignExercise(
             number="3.12.13", name="hunt_crossley_design", points=3, partial=True,
+            validate=_valid_hc,
             section="sec-ci-soft-damping",
             title="Design a Hunt-Crossley contact for a penetration and a restitution",
             args=("mass", "v0", "delta_limit", "e_lo", "e_hi"),
