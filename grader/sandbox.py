@@ -25,6 +25,7 @@ cap on the bytes read from the process's output.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import secrets
@@ -47,7 +48,7 @@ JAIL_SOURCE = (_HERE / "_jail.py").read_text()
 #: First uid used for sandboxed processes; one uid per grading slot so that
 #: RLIMIT_NPROC of one submission never blocks another.
 SANDBOX_UID_BASE = 61000
-SANDBOX_UID_SLOTS = 1000
+SANDBOX_UID_SLOTS = 999  # 61000-61998: gid 61999 is the Gradescope lib group (setup.sh)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -130,11 +131,53 @@ _uid_lock = threading.Lock()
 _uids_in_use: set = set()
 
 
+#: Lock files that reserve a sandbox uid across processes. Two grader processes
+#: on one machine (two courses, two test workers, --jobs in separate runs) must
+#: never share a uid: ending a child kills every process of its uid.
+_UID_LOCK_DIR = os.path.join(tempfile.gettempdir(), f"grader-sandbox-uids-{os.geteuid()}")
+_uid_lock_fds: dict = {}
+
+
+def _uid_lock_dir() -> str | None:
+    """The lock folder, if it is ours and private (never follow another user's)."""
+    try:
+        os.mkdir(_UID_LOCK_DIR, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        st = os.lstat(_UID_LOCK_DIR)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+        return None
+    return _UID_LOCK_DIR
+
+
+def _reserve_across_processes(uid: int) -> bool:
+    folder = _uid_lock_dir()
+    if folder is None:
+        return True  # no private lock folder: uniqueness within this process only
+    try:
+        fd = os.open(os.path.join(folder, str(uid)),
+                     os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False  # another grader process holds this uid
+    _uid_lock_fds[uid] = fd
+    return True
+
+
 def _acquire_uid() -> int:
     with _uid_lock:
         for i in range(SANDBOX_UID_SLOTS):
             uid = SANDBOX_UID_BASE + (os.getpid() * 7 + i) % SANDBOX_UID_SLOTS
-            if uid not in _uids_in_use:
+            if uid not in _uids_in_use and _reserve_across_processes(uid):
                 _uids_in_use.add(uid)
                 return uid
     raise RuntimeError("no free sandbox uid")
@@ -143,6 +186,9 @@ def _acquire_uid() -> int:
 def _release_uid(uid: int) -> None:
     with _uid_lock:
         _uids_in_use.discard(uid)
+        fd = _uid_lock_fds.pop(uid, None)
+        if fd is not None:
+            os.close(fd)  # closing releases the lock
 
 
 def _reachable_by_others(path: str, uid: int) -> bool:

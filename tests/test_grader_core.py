@@ -385,3 +385,25 @@ def test_same_file_name_in_two_student_folders_stays_apart(tmp_path):
     assert float(rows["alice/hw.py"]["score"]) == 18.0 and float(rows["bob/hw.py"]["score"]) == 0.0
     report = json.loads((out / "alice__hw.py.json").read_text())
     assert report["student"] == "alice" and report["score"] == 18.0
+
+
+def test_a_sandbox_uid_is_never_shared_between_grader_processes() -> None:
+    """Ending a child kills every process of its uid, so two graders must not share one."""
+    from grader import sandbox
+
+    uid = sandbox._acquire_uid()
+    try:
+        probe = (
+            "import sys; sys.path.insert(0, sys.argv[1]); from grader import sandbox; "
+            "print(sandbox._reserve_across_processes(int(sys.argv[2])), "
+            "sandbox._reserve_across_processes(int(sys.argv[3])))"
+        )
+        other = uid + 1 if uid + 1 < sandbox.SANDBOX_UID_BASE + sandbox.SANDBOX_UID_SLOTS else uid - 1
+        out = subprocess.run([sys.executable, "-c", probe, str(REPO), str(uid), str(other)],
+                             capture_output=True, text=True, check=True).stdout.split()
+        assert out == ["False", "True"], out  # ours is taken, a free one is not
+    finally:
+        sandbox._release_uid(uid)
+    out = subprocess.run([sys.executable, "-c", probe, str(REPO), str(uid), str(uid)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "True", out  # released: free again
