@@ -576,6 +576,12 @@ def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> C
             if finished:
                 break
             if open_fds == 0 or (proc.poll() is not None and not events):
+                # The process may have written its last messages and exited
+                # after this round's select timed out: its data is then still
+                # in the pipes. Read on until they are empty before calling it
+                # a crash.
+                if open_fds and sel.select(timeout=0):
+                    continue
                 # The process ended (or closed every channel) without "done".
                 outcome.status = "crashed"
                 break
