@@ -365,6 +365,11 @@ def evaluate_expression(value, symbols, points, shape=None):
     return results
 
 
+def every_case_failed(msg: str, ncases: int, *, render=None, missing=None) -> dict:
+    """The result of an exercise whose every case fails for one reason ``msg``."""
+    return {"cases": [{"ok": False, "error": msg}] * ncases, "render": render, "missing": missing}
+
+
 def run_exercise(ex, namespace, cells=None):
     """Run one exercise against the names defined in ``namespace``.
 
@@ -382,7 +387,7 @@ def run_exercise(ex, namespace, cells=None):
     ncases = len(ex["points"]) if ex["kind"] == "expression" else len(ex["cases"])
     if name not in namespace:
         msg = f"`{name}` is not defined: run/keep the cell that defines it and do not rename it"
-        return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": msg}
+        return every_case_failed(msg, ncases, render=None, missing=msg)
     obj = namespace[name]
     if ex["kind"] in ("choice", "quantity"):
         try:
@@ -392,15 +397,15 @@ def run_exercise(ex, namespace, cells=None):
                 value = to_quantity(obj)
         except AnswerError as exc:
             msg = f"`{name}` {exc}"
-            return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": None}
+            return every_case_failed(msg, ncases, render=None, missing=None)
         except BaseException as exc:
             msg = describe_exception(exc, f"reading `{name}`", cells)
-            return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": None}
+            return every_case_failed(msg, ncases, render=None, missing=None)
         return {"cases": [{"ok": True, "value": value}] * ncases, "render": None, "missing": None}
     if ex["kind"] == "function":
         if not callable(obj):
             msg = f"`{name}` is a {type(obj).__name__}, not a function"
-            return {"cases": [{"ok": False, "error": msg}] * ncases, "render": None, "missing": msg}
+            return every_case_failed(msg, ncases, render=None, missing=msg)
         call = f"{name}({', '.join(ex['args'])})"
         out = []
         pid = os.getpid()
@@ -428,10 +433,10 @@ def run_exercise(ex, namespace, cells=None):
         values = evaluate_expression(obj, ex["symbols"], ex["points"], ex.get("shape"))
     except AnswerError as exc:
         msg = f"`{name}` {exc}"
-        return {"cases": [{"ok": False, "error": msg}] * ncases, "render": rendered, "missing": None}
+        return every_case_failed(msg, ncases, render=rendered, missing=None)
     except BaseException as exc:
         msg = describe_exception(exc, f"evaluating `{name}`", cells)
-        return {"cases": [{"ok": False, "error": msg}] * ncases, "render": rendered, "missing": None}
+        return every_case_failed(msg, ncases, render=rendered, missing=None)
     return {"cases": [{"ok": True, "value": v} for v in values], "render": rendered, "missing": None}
 
 
