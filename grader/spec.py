@@ -42,6 +42,9 @@ class Exercise:
     section: str = ""
     #: graded in a child where ``lib`` cannot be imported (the exercise is to build what lib does)
     lib_forbidden: bool = False
+    #: how long a good student who has read the section needs, in minutes (shown in the heading;
+    #: a chapter's set adds up to 2-4 hours and points follow effort, tests/test_exercise_coverage.py)
+    minutes: int = 0
 
     kind = "abstract"
     #: True for kinds whose answer is never shown by the inline check (no public case)
@@ -184,7 +187,8 @@ class Chapter:
     title: str
     seed: int
     exercises: list
-    #: key idea of the chapter -> names of the exercises that test it (tests check every idea has one)
+    #: key idea of the chapter -> names of the exercises that test it; every exercise tests at
+    #: least one idea, and the ideas every course expects are there (tests/test_exercise_coverage.py)
     key_ideas: dict = field(default_factory=dict)
 
     @property

@@ -23,7 +23,7 @@ from grader_helpers import REPO, small_limits
 CHAPTERS = chapter_names()
 HEADING = re.compile(
     r"^##\s+Exercise\s+(?P<number>(?:[A-Z]+\.)?[\d.]+)\s+·\s+`(?P<name>\w+)`\s+·\s+(?P<points>[\d.]+)\s+points?"
-    r"(?P<partial>\s+·\s+partial credit per case)?\s*$"
+    r"(?P<partial>\s+·\s+partial credit per case)?\s+·\s+about\s+(?P<minutes>\d+)\s+min\s*$"
 )
 
 
@@ -87,11 +87,12 @@ def test_notebook_headings_declare_the_spec(chapter):
         for line in cell.source.splitlines():
             m = HEADING.match(line)
             if m:
-                found.append((m["number"], m["name"], float(m["points"]), bool(m["partial"]), i))
-    assert [(n, nm, p, pa) for n, nm, p, pa, _ in found] == [
-        (ex.number, ex.name, float(ex.points), ex.partial) for ex in spec.exercises
+                found.append((m["number"], m["name"], float(m["points"]), bool(m["partial"]),
+                              int(m["minutes"]), i))
+    assert [f[:5] for f in found] == [
+        (ex.number, ex.name, float(ex.points), ex.partial, ex.minutes) for ex in spec.exercises
     ]
-    for number, name, _, _, i in found:
+    for number, name, _, _, _, i in found:
         code = [c.source for c in cells[i + 1:i + 4] if c.cell_type == "code"]
         assert len(code) >= 2, f"exercise {number}: expected a stub cell and a check cell"
         assert re.search(rf"\b{name}\b", code[0]), f"exercise {number}: stub does not define {name}"
@@ -101,6 +102,8 @@ def test_notebook_headings_declare_the_spec(chapter):
 
 CHAPTER_PAGES = {"rigid_body_dynamics": "rigid-body-dynamics", "constrained_dynamics": "constrained-dynamics",
                  "contact_and_friction": "contact-and-friction", "contact_and_impact": "contact-and-impact"}
+#: pages that belong to a chapter besides its own (an exercise may test a section there)
+COMPANION_PAGES = {"contact_and_impact": ("drake-hydroelastic-troubleshooting",)}
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -346,14 +349,17 @@ def test_constrained_dynamics_cases_have_spd_mass_matrices_and_full_rank_jacobia
 def test_declared_sections_exist_and_statements_link_there(chapter):
     """An exercise's `section` is a label of its chapter, and its statement links there (relative link)."""
     spec = load_chapter(chapter)
-    book = REPO / "book" / "dynamics" / (chapter.replace("_", "-") + ".md")
-    labels = set(re.findall(r"^\(([\w-]+)\)=\s*$", book.read_text(), re.M))
+    page_of = {}  # label -> file name of the page (the chapter's own page, then its companions)
+    for page in (CHAPTER_PAGES[chapter],) + COMPANION_PAGES.get(chapter, ()):
+        book = REPO / "book" / "dynamics" / f"{page}.md"
+        for label in re.findall(r"^\(([\w-]+)\)=\s*$", book.read_text(), re.M):
+            page_of.setdefault(label, book.name)
     text = (REPO / "exercises" / f"{chapter}.md").read_text()
     blocks = re.split(r"^## Exercise ", text, flags=re.M)[1:]
     by_name = {re.search(r"`(\w+)`", b).group(1): b for b in blocks}
     for ex in spec.exercises:
         if not ex.section:
             continue
-        assert ex.section in labels, f"{ex.number}: no label ({ex.section})= in {book.name}"
-        link = f"](../book/dynamics/{book.name}#{ex.section})"
+        assert ex.section in page_of, f"{ex.number}: no label ({ex.section})= in the chapter's pages"
+        link = f"](../book/dynamics/{page_of[ex.section]}#{ex.section})"
         assert link in by_name[ex.name], f"{ex.number}: the statement does not link {link}"
