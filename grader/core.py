@@ -737,32 +737,50 @@ def _run_groups(chapter, cells, module, descriptions, opts, hide, results, repor
     there at all (not mounted, not on ``sys.path``; in setuid mode not
     readable), so a call of the library routine it asks to rebuild fails
     there whatever the submission does. That child runs every cell again;
-    its notes (e.g. a cell that imports lib) are added once, marked.
+    its notes (e.g. a cell that imports lib) are added once, marked. The two
+    children run at the same time (each its own sandbox uid and limits), so
+    a chapter with lib-free exercises takes about as long as one without on
+    a machine with a free core; they share nothing but the read-only inputs.
     """
     groups = [(True, [k for k, ex in enumerate(chapter.exercises) if not ex.lib_forbidden]),
               (False, [k for k, ex in enumerate(chapter.exercises) if ex.lib_forbidden])]
-    first = True
-    for with_lib, ks in groups:
-        if not ks:
-            continue
-        sub = [[j, descriptions[k][1]] for j, k in enumerate(ks)]
-        sub_timeouts = {j: timeouts[k] for j, k in enumerate(ks) if k in timeouts}
-        sub_results: dict = {}
-        if first:
-            _run_all(cells, module, sub, opts, hide, sub_results, report, sub_timeouts, with_lib=with_lib)
-        else:
-            side = dict(report, messages=[], output="")
-            _run_all(cells, module, sub, opts, hide, sub_results, side, sub_timeouts, with_lib=with_lib)
-            if side["status"] == "error":
-                report["status"] = "error"
-                report.setdefault("error_detail", side.get("error_detail", ""))
-            for msg in side["messages"]:
-                if msg not in report["messages"]:
-                    report["messages"].append(msg if msg.startswith("GRADER ERROR") else LIB_FREE_NOTE + msg)
-        first = False
-        for j, k in enumerate(ks):
-            if j in sub_results:
-                results[k] = sub_results[j]
+    groups = [(with_lib, ks) for with_lib, ks in groups if ks]
+    runs = []
+    for n, (with_lib, ks) in enumerate(groups):
+        own_report = report if n == 0 else dict(report, messages=[], output="")
+        runs.append({"with_lib": with_lib, "ks": ks, "report": own_report, "results": {},
+                     "descriptions": [[j, descriptions[k][1]] for j, k in enumerate(ks)],
+                     "timeouts": {j: timeouts[k] for j, k in enumerate(ks) if k in timeouts}})
+
+    def run(r):
+        try:
+            _run_all(cells, module, r["descriptions"], opts, hide, r["results"], r["report"], r["timeouts"],
+                     with_lib=r["with_lib"])
+        except BaseException as exc:  # a grader fault: raised again in the caller's thread below
+            r["raised"] = exc
+
+    threads = [threading.Thread(target=run, args=(r,), daemon=True) for r in runs[1:]]
+    for t in threads:
+        t.start()
+    if runs:
+        run(runs[0])
+    for t in threads:
+        t.join()
+    for r in runs:
+        if "raised" in r:
+            raise r["raised"]
+    for r in runs[1:]:
+        side = r["report"]
+        if side["status"] == "error":
+            report["status"] = "error"
+            report.setdefault("error_detail", side.get("error_detail", ""))
+        for msg in side["messages"]:
+            if msg not in report["messages"]:
+                report["messages"].append(msg if msg.startswith("GRADER ERROR") else LIB_FREE_NOTE + msg)
+    for r in runs:
+        for j, k in enumerate(r["ks"]):
+            if j in r["results"]:
+                results[k] = r["results"][j]
 
 
 def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None, with_lib=True):
