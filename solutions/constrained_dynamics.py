@@ -1,8 +1,9 @@
 """Reference answers for the 3.11 checkpoint exercises (exercises/constrained_dynamics.md).
 
 Plain numpy / sympy, written independently of ``lib`` so that a change in a
-``lib`` routine cannot silently change the expected answers (the tests compare
-these answers with ``lib``). Every name here is an exercise name in
+``lib`` routine cannot silently change the expected answers (several
+exercises are graded without ``lib``, and these answers must not use it
+either). Every name here is an exercise name in
 ``grader/chapters/constrained_dynamics.py``.
 
 Sign convention: M qdd = f + J^T lam (constraint force on the right-hand side).
@@ -12,9 +13,37 @@ import numpy as np
 import sympy as sp
 
 
+def _rot2(phi):
+    c, s = np.cos(phi), np.sin(phi)
+    return np.array([[c, -s], [s, c]])
+
+
 # Exercise 3.11.1 ------------------------------------------------------------
+x, y, phi, xd, yd, phid = sp.symbols("x y phi xd yd phid")
+r_x, r_y, g_x, g_y, L = sp.symbols("r_x r_y g_x g_y L")
+
+
+def _distance_constraint_gamma():
+    """Phi = (|d|^2 - L^2)/2, d = p + R(phi) r - g.  Phi'' = |d'|^2 + d . d''; gamma = -(Phi'' - J qdd)."""
+    t = sp.symbols("t")
+    X, Y, P = (sp.Function(s)(t) for s in ("X", "Y", "P"))
+    R = sp.Matrix([[sp.cos(P), -sp.sin(P)], [sp.sin(P), sp.cos(P)]])
+    d = sp.Matrix([X, Y]) + R * sp.Matrix([r_x, r_y]) - sp.Matrix([g_x, g_y])
+    Phi = ((d.T * d)[0, 0] - L**2) / 2
+    Phidd = Phi.diff(t, 2)
+    second = {sp.Derivative(v, (t, 2)): 0 for v in (X, Y, P)}
+    gamma = -Phidd.subs(second)
+    first = {sp.Derivative(X, t): xd, sp.Derivative(Y, t): yd, sp.Derivative(P, t): phid}
+    gamma = gamma.subs(first).subs({X: x, Y: y, P: phi})
+    return sp.simplify(gamma)
+
+
+distance_constraint_gamma = _distance_constraint_gamma()
+
+
+# Exercise 3.11.2 ------------------------------------------------------------
 def constrained_accelerations(M, J, f, gamma):
-    """Schur complement: G = J M^-1 J^T, lam = G^-1 (gamma - J M^-1 f), qdd = M^-1 (f + J^T lam).
+    """Schur complement: A = J M^-1 J^T, lam = A^-1 (gamma - J M^-1 f), qdd = M^-1 (f + J^T lam).
 
     Returns the concatenation (qdd, lam), shape (n + m,).
     """
@@ -24,37 +53,55 @@ def constrained_accelerations(M, J, f, gamma):
     gamma = np.asarray(gamma, dtype=float).reshape(-1)
     Minv_f = np.linalg.solve(M, f)
     Minv_Jt = np.linalg.solve(M, J.T)
-    G = J @ Minv_Jt
-    lam = np.linalg.solve(G, gamma - J @ Minv_f)
+    A = J @ Minv_Jt
+    lam = np.linalg.solve(A, gamma - J @ Minv_f)
     qdd = Minv_f + Minv_Jt @ lam
     return np.concatenate([qdd, lam])
 
 
-# Exercise 3.11.2 ------------------------------------------------------------
-phi_a, phid_a, phi_b, phid_b = sp.symbols("phi_a phid_a phi_b phid_b")
-r_ax, r_ay, r_bx, r_by = sp.symbols("r_ax r_ay r_bx r_by")
-
-
-def _pin_joint_gamma():
-    def rot(phi):
-        return sp.Matrix([[sp.cos(phi), -sp.sin(phi)], [sp.sin(phi), sp.cos(phi)]])
-
-    return rot(phi_a) * sp.Matrix([r_ax, r_ay]) * phid_a**2 - rot(phi_b) * sp.Matrix([r_bx, r_by]) * phid_b**2
-
-
-pin_joint_gamma = _pin_joint_gamma()
-
-
 # Exercise 3.11.3 ------------------------------------------------------------
-def constraint_force_power(M, J, f, gamma, qd):
-    """Power (J^T lam) . qd of the constraint force at the velocity qd (W)."""
-    n = np.asarray(M).shape[0]
-    lam = constrained_accelerations(M, J, f, gamma)[n:]
-    J = np.atleast_2d(np.asarray(J, dtype=float))
-    return float((J.T @ lam) @ np.asarray(qd, dtype=float))
+# A. P^2 = P (true).  B. P symmetric for every SPD M (false: only when M commutes).
+# C. P^T is orthogonal in the metric M: M P^T is symmetric (true).
+# D. P^T qd is the admissible velocity nearest qd in the Euclidean norm (false: in the M norm).
+# E. The mass-weighted velocity projection never increases the kinetic energy (true).
+# F. P J^T = 0 and P leaves M Z untouched for every null-space basis Z (true: P M Z = M Z).
+projection_facts = {"A", "C", "E", "F"}
 
 
 # Exercise 3.11.4 ------------------------------------------------------------
+def null_space_zdd(M, J, f, gamma, Z):
+    """zdd of qdd = Z zdd + qdd_p with qdd_p = J^T (J J^T)^-1 gamma (minimum norm).
+
+    (Z^T M Z) zdd = Z^T (f - M qdd_p).
+    """
+    M = np.asarray(M, dtype=float)
+    J = np.atleast_2d(np.asarray(J, dtype=float))
+    Z = np.asarray(Z, dtype=float)
+    f = np.asarray(f, dtype=float)
+    qdd_p = J.T @ np.linalg.solve(J @ J.T, np.asarray(gamma, dtype=float))
+    return np.linalg.solve(Z.T @ M @ Z, Z.T @ (f - M @ qdd_p))
+
+
+# Exercise 3.11.5 ------------------------------------------------------------
+def gauss_least_squares(M, J, f, gamma):
+    """Gauss's principle as least squares: M = L L^T, a = a_p + Z z,
+    min |L^T (a_p + Z z - a_u)|^2 over z.  Returns (qdd, minimum of 1/2 (a - a_u)^T M (a - a_u))."""
+    M = np.asarray(M, dtype=float)
+    J = np.atleast_2d(np.asarray(J, dtype=float))
+    f = np.asarray(f, dtype=float)
+    gamma = np.asarray(gamma, dtype=float)
+    m, n = J.shape
+    L = np.linalg.cholesky(M)
+    a_u = np.linalg.solve(M, f)
+    a_p = np.linalg.lstsq(J, gamma, rcond=None)[0]
+    Z = np.linalg.svd(J)[2][m:].T
+    z = np.linalg.lstsq(L.T @ Z, L.T @ (a_u - a_p), rcond=None)[0]
+    a = a_p + Z @ z
+    d = a - a_u
+    return np.concatenate([a, [0.5 * d @ M @ d]])
+
+
+# Exercise 3.11.6 ------------------------------------------------------------
 def pendulum_drift(h, T):
     """Cartesian pendulum (unit mass, unit length, from (1, 0) at rest, g = 9.81 along -y).
 
@@ -68,40 +115,105 @@ def pendulum_drift(h, T):
         J = p  # dPhi/dq for Phi = (|p|^2 - 1)/2
         gamma = -v @ v  # -Jdot qd
         f = np.array([0.0, -g])
-        lam = (gamma - J @ f) / (J @ J)  # M = I
+        lam = (gamma - J @ f) / (J @ J)  # M = 1
         return np.concatenate([v, f + J * lam])
 
-    y = np.array([1.0, 0.0, 0.0, 0.0])
+    s = np.array([1.0, 0.0, 0.0, 0.0])
     steps = int(round(float(T) / float(h)))
     for _ in range(steps):
-        k1 = rhs(y)
-        k2 = rhs(y + 0.5 * h * k1)
-        k3 = rhs(y + 0.5 * h * k2)
-        k4 = rhs(y + h * k3)
-        y = y + h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
-    return float(0.5 * (y[:2] @ y[:2] - 1.0))
+        k1 = rhs(s)
+        k2 = rhs(s + 0.5 * h * k1)
+        k3 = rhs(s + 0.5 * h * k2)
+        k4 = rhs(s + h * k3)
+        s = s + h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return float(0.5 * (s[:2] @ s[:2] - 1.0))
 
 
-# Exercise 3.11.5 ------------------------------------------------------------
-def baumgarte_amplification(beta, h):
-    """Spectral radius of one RK4 step on e'' + 2 beta e' + beta^2 e = 0 (alpha = beta).
-
-    The system matrix has the double eigenvalue -beta, so the step matrix has
-    the double eigenvalue R(-beta h), R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24.
-    """
-    z = -float(beta) * float(h)
-    return abs(1.0 + z + z**2 / 2.0 + z**3 / 6.0 + z**4 / 24.0)
-
-
-# Exercise 3.11.6 ------------------------------------------------------------
-def virtual_work_torques(M, f, J_loop, actuated, qdd):
-    """tau = V^T (M qdd - f) with J_loop V = 0 and V[actuated] = I."""
+# Exercise 3.11.7 ------------------------------------------------------------
+def projection_energy_loss(M, J, qd):
+    """[K(qd) - K(mass-weighted projection), K(qd) - K(Euclidean projection)] (J)."""
     M = np.asarray(M, dtype=float)
-    J = np.atleast_2d(np.asarray(J_loop, dtype=float))
-    act = np.asarray(actuated).astype(int).reshape(-1)
-    n = M.shape[0]
-    passive = np.array([i for i in range(n) if i not in set(act.tolist())], dtype=int)
-    V = np.zeros((n, act.size))
-    V[act, np.arange(act.size)] = 1.0
-    V[passive] = np.linalg.solve(J[:, passive], -J[:, act])
-    return V.T @ (M @ np.asarray(qdd, dtype=float) - np.asarray(f, dtype=float))
+    J = np.atleast_2d(np.asarray(J, dtype=float))
+    qd = np.asarray(qd, dtype=float)
+    MiJt = np.linalg.solve(M, J.T)
+    v_m = qd - MiJt @ np.linalg.solve(J @ MiJt, J @ qd)
+    v_e = qd - J.T @ np.linalg.solve(J @ J.T, J @ qd)
+    K = lambda v: 0.5 * v @ M @ v  # noqa: E731
+    return np.array([K(qd) - K(v_m), K(qd) - K(v_e)])
+
+
+# Exercise 3.11.8 ------------------------------------------------------------
+def baumgarte_amplification(alpha, beta, h):
+    """Spectral radius of one RK4 step on e'' + 2 alpha e' + beta^2 e = 0.
+
+    The step matrix is R(h C), R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24, whose
+    eigenvalues are R(h mu) for the eigenvalues mu = -alpha +- sqrt(alpha^2 - beta^2) of C
+    (also when C is defective, alpha = beta).
+    """
+    mu = np.roots([1.0, 2.0 * float(alpha), float(beta) ** 2]).astype(complex)
+    z = float(h) * mu
+    R = 1.0 + z + z**2 / 2.0 + z**3 / 6.0 + z**4 / 24.0
+    return float(np.max(np.abs(R)))
+
+
+# Exercise 3.11.9 ------------------------------------------------------------
+FIVEBAR = (0.1, 0.25, 0.3)  # base half-width a, proximal and distal lengths (lib.mechanisms.FIVEBAR_GEOMETRY)
+
+
+def fivebar_hold_torques(p, F):
+    """Torques on the two proximal links that hold the massless-in-effect five-bar at rest
+    against a force F at the end point P = p (no gravity): by virtual work,
+    tau . thetad + F . pd = 0 for every motion, so D^T tau = -F with D = dtheta/dp."""
+    a, l1, l2 = FIVEBAR
+    P = np.asarray(p, dtype=float)
+    D = np.zeros((2, 2))
+    for k, (A, left) in enumerate(((np.array([-a, 0.0]), True), (np.array([a, 0.0]), False))):
+        # elbow B: |B - A| = l1, |P - B| = l2; left of A->P for the left leg, right for the right leg
+        d = P - A
+        dist = np.linalg.norm(d)
+        u = d / dist
+        along = (l1**2 - l2**2 + dist**2) / (2 * dist)
+        across = np.sqrt(l1**2 - along**2)
+        nrm = np.array([-u[1], u[0]]) * (1.0 if left else -1.0)
+        B = A + along * u + across * nrm
+        th = np.arctan2(*(B - A)[::-1])
+        e_th = l1 * np.array([-np.sin(th), np.cos(th)])  # dB/dtheta
+        D[k] = (P - B) / ((P - B) @ e_th)  # |P - B|^2 = l2^2 differentiated
+    return np.linalg.solve(D.T, -np.asarray(F, dtype=float))
+
+
+# Exercise 3.11.10 -----------------------------------------------------------
+def stewart_payload_forces(position, rotation, base, platform, mass, force, point):
+    """Leg forces (push positive) holding the platform at rest under gravity (9.81 m/s^2 along -z)
+    and a force `force` (world frame) applied at `point` (platform frame)."""
+    p = np.asarray(position, dtype=float)
+    R = np.asarray(rotation, dtype=float)
+    b = np.asarray(base, dtype=float)
+    r = p + np.asarray(platform, dtype=float) @ R.T
+    n = (r - b) / np.linalg.norm(r - b, axis=1)[:, None]
+    W = np.vstack([np.cross(r - p, n).T, n.T])
+    F = np.asarray(force, dtype=float)
+    c = R @ np.asarray(point, dtype=float)
+    g = np.array([0.0, 0.0, -9.81])
+    rhs = np.concatenate([-np.cross(c, F), -float(mass) * g - F])
+    return np.linalg.solve(W, rhs)
+
+
+# Exercise 3.11.11 -----------------------------------------------------------
+# A true, B true, C false (reactions at the cuts only), D false (branch points break the
+# independent coordinates), E false (the cut constraints drift), F true.
+closed_chain_representation = {"A", "B", "F"}
+
+
+# Exercise 3.11.12 -----------------------------------------------------------
+# A true (sigma_min ~ distance, tau ~ 1/distance), B false (collinear links carry a horizontal
+# load), C true (null vector of J_full: P moves vertically with the actuators locked),
+# D false (the pin reactions grow too).
+singularity_facts = {"A", "C"}
+
+
+# Exercise 3.11.13 -----------------------------------------------------------
+# A regular (rank 6), B singular (yaw 90 deg, rank 5), C singular (yaw 90 deg, shifted, rank 5),
+# D regular (yaw 90 deg then tilted: sigma_min ~ 7e-4), E singular (equal spreads, rank 3),
+# F regular (tilted 10 deg).
+stewart_singular_poses = {"B", "C", "E"}
