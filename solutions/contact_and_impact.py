@@ -1,7 +1,8 @@
 """Reference answers for the 3.12 checkpoint exercises (exercises/contact_and_impact.md).
 
-Plain numpy / scipy / sympy, written independently of ``lib`` so that a change
-in a ``lib`` routine cannot silently change the expected answers. Every name
+Plain numpy / scipy, written independently of ``lib`` so that a change in a
+``lib`` routine cannot silently change the expected answers (only the
+Hunt-Crossley design simulates its first guess with ``lib``, as its judge does). Every name
 here is an exercise name in ``grader/chapters/contact_and_impact.py``.
 
 Conventions: generalized velocities v; contact normals point out of the
@@ -9,77 +10,11 @@ obstacle (a positive normal velocity separates); SI units.
 """
 
 import numpy as np
-import sympy as sp
-from scipy.optimize import nnls
+from scipy.optimize import brentq, nnls
 from scipy.special import gamma
 
 
 # Exercise 3.12.1 ------------------------------------------------------------
-def newton_impulse(M, n_row, v_minus, e):
-    """[impulse c = (1 + e) Lambda_n s, energy loss (1 - e^2) Lambda_n s^2 / 2] for s = -N v- > 0."""
-    M = np.asarray(M, dtype=float)
-    n_row = np.asarray(n_row, dtype=float)
-    lam = 1.0 / (n_row @ np.linalg.solve(M, n_row))
-    s = -float(n_row @ np.asarray(v_minus, dtype=float))
-    return np.array([(1.0 + e) * lam * s, 0.5 * (1.0 - e * e) * lam * s * s])
-
-
-# Exercise 3.12.2 ------------------------------------------------------------
-def pyramid_threshold(psi, m_d):
-    """[capacity / (mu f_n) of the inscribed m_d-pyramid along psi, |psi - psi_mid| (rad)]."""
-    width = 2.0 * np.pi / m_d
-    k = np.floor(psi / width)
-    psi_mid = (k + 0.5) * width          # midpoint of the edge between vertices k and k + 1
-    offset = psi - psi_mid
-    return np.array([np.cos(np.pi / m_d) / np.cos(offset), abs(offset)])
-
-
-# Exercise 3.12.3 ------------------------------------------------------------
-def frictionless_contact_velocity(M, N, v_star):
-    """v+ = v* + M^-1 N^T c with c solving the frictionless contact LCP (gaps zero).
-
-    The LCP is the optimality condition of min_{c >= 0} |L^-1 N^T c + L^T v*|^2 with
-    M = L L^T (a non-negative least-squares problem); v+ is unique even when c is not.
-    """
-    M = np.asarray(M, dtype=float)
-    N = np.atleast_2d(np.asarray(N, dtype=float))
-    v_star = np.asarray(v_star, dtype=float)
-    L = np.linalg.cholesky(M)
-    c, _ = nnls(np.linalg.solve(L, N.T), -L.T @ v_star, maxiter=100 * N.shape[0])
-    return v_star + np.linalg.solve(M, N.T @ c)
-
-
-# Exercise 3.12.4 ------------------------------------------------------------
-k, m, v_0 = sp.symbols("k m v_0")
-hertz_delta_max = (sp.Rational(5, 4) * m * v_0**2 / k) ** sp.Rational(2, 5)
-
-
-# Exercise 3.12.5 ------------------------------------------------------------
-def hertz_contact_time(mass, v0, k):
-    """T_c = c_T delta_max / v0, c_T = (4/5) B(2/5, 1/2) = 4 Gamma(2/5) Gamma(1/2) / (5 Gamma(9/10))."""
-    c_T = 0.8 * gamma(0.4) * gamma(0.5) / gamma(0.9)
-    delta_max = (5.0 * mass * v0**2 / (4.0 * k)) ** 0.4
-    return c_T * delta_max / v0
-
-
-# Exercise 3.12.6 ------------------------------------------------------------
-def kelvin_voigt_artefacts(k, c, mass, v0):
-    """[force right after first touch c v0, restitution e, force at release -c e v0] (tension allowed)."""
-    zeta = c / (2.0 * np.sqrt(k * mass))
-    e = np.exp(-np.pi * zeta / np.sqrt(1.0 - zeta**2))
-    return np.array([c * v0, e, -c * e * v0])
-
-
-# Exercise 3.12.7 ------------------------------------------------------------
-E_h, R, delta = sp.symbols("E_h R delta")
-hydro_force_expr = sp.pi * E_h * delta**2 * (1 - 2 * delta / (3 * R))
-
-
-# Exercise 3.12.8 ------------------------------------------------------------
-hydro_patch_radius = sp.sqrt(2 * R * delta - delta**2)
-
-
-# Exercise 3.12.9 ------------------------------------------------------------
 # Graded without lib: this reference does not use it either.
 def contact_lcp_step(M, N, D, mu, phi, v_star, h):
     """z = (c_n, c_t, eta) solving 0 <= z perp B z + b >= 0 for one contact (sec-ci-timestepping).
@@ -119,7 +54,7 @@ def contact_lcp_step(M, N, D, mu, phi, v_star, h):
     return best[1]
 
 
-# Exercise 3.12.10 -----------------------------------------------------------
+# Exercise 3.12.2 -----------------------------------------------------------
 def ramp_slide(theta, mu, v0, h, n_steps):
     """Speed down the ramp after n_steps of the time-stepping LCP, started sliding down at v0 >= 0.
 
@@ -132,15 +67,95 @@ def ramp_slide(theta, mu, v0, h, n_steps):
     return float(v0 + a * t) if a > 0 else float(max(0.0, v0 + a * t))
 
 
-# Exercise 3.12.11 -----------------------------------------------------------
+# Exercise 3.12.3 ------------------------------------------------------------
+def frictionless_contact_velocity(M, N, v_star):
+    """v+ = v* + M^-1 N^T c with c solving the frictionless contact LCP (gaps zero).
+
+    The LCP is the optimality condition of min_{c >= 0} |L^-1 N^T c + L^T v*|^2 with
+    M = L L^T (a non-negative least-squares problem); v+ is unique even when c is not.
+    Graded without lib: this reference does not use it either.
+    """
+    M = np.asarray(M, dtype=float)
+    N = np.atleast_2d(np.asarray(N, dtype=float))
+    v_star = np.asarray(v_star, dtype=float)
+    L = np.linalg.cholesky(M)
+    c, _ = nnls(np.linalg.solve(L, N.T), -L.T @ v_star, maxiter=100 * N.shape[0])
+    return v_star + np.linalg.solve(M, N.T @ c)
+
+
+# Exercise 3.12.4 ------------------------------------------------------------
 lcp_facts = {"A", "C", "E"}
 
 
-# Exercise 3.12.12 -----------------------------------------------------------
+# Exercise 3.12.5 ------------------------------------------------------------
+def mujoco_soft_contact(mass, g, timeconst, dampratio, xi):
+    """[rest penetration (m), natural frequency (rad/s), damping ratio] of one frictionless
+    MuJoCo contact with constant impedance xi and R = (1 - xi) / xi * A (sec-ci-convex).
+
+    The unconstrained minimiser of 1/2 (A + R) f^2 + f (a_u - a_ref) is f = (a_ref - a_u) / (A + R);
+    with A + R = A / xi the constraint acceleration is a = a_u + A f = xi a_ref + (1 - xi) a_u.
+    With a_ref = -b r' - k r, b = 2 / (xi timeconst), k = 1 / (xi timeconst^2 dampratio^2):
+    r'' + (2 / timeconst) r' + r / (timeconst dampratio)^2 = (1 - xi) a_u, a_u = -g at rest.
+    The mass drops out.
+    """
+    omega = 1.0 / (timeconst * dampratio)
+    return np.array([(1.0 - xi) * g / omega**2, omega, dampratio])
+
+
+# Exercise 3.12.6 ------------------------------------------------------------
+def poisson_friction_impact(W, u_minus, mu, e):
+    """[c_t, c_n, K- - K+] of Poisson's law and Newton's c_n, both along Routh's impulse path.
+
+    The normal impulse p is the parameter. While the contact slides with sign s,
+    dc_t = -mu s dp; once u_t = 0 it sticks (|W_tn| < mu W_tt), dc_t = -(W_tn / W_tt) dp.
+    u_n(p) is piecewise linear; compression ends at u_n = 0 (p_c). Poisson: p = (1 + e) p_c;
+    Newton: u_n = -e u_n^-.
+    """
+    W = np.asarray(W, dtype=float)
+    u = np.asarray(u_minus, dtype=float)
+    s = np.sign(u[0])
+    W_tt, W_tn, W_nn = W[0, 0], W[0, 1], W[1, 1]
+    a_slide = W_nn - mu * s * W_tn              # du_n / dp while sliding
+    a_stick = W_nn - W_tn**2 / W_tt             # du_n / dp while sticking
+    p_stop = abs(u[0]) / (mu * W_tt - s * W_tn)  # slip stops here
+    u_n_stop = u[1] + a_slide * p_stop
+
+    def p_at(u_n_target):
+        if u_n_target <= u_n_stop:
+            return (u_n_target - u[1]) / a_slide
+        return p_stop + (u_n_target - u_n_stop) / a_stick
+
+    def c_t(p):
+        return -mu * s * min(p, p_stop) - W_tn / W_tt * max(p - p_stop, 0.0)
+
+    p_poisson = (1.0 + e) * p_at(0.0)
+    P = np.array([c_t(p_poisson), p_poisson])
+    loss = -(u @ P + 0.5 * P @ W @ P)
+    return np.array([P[0], P[1], loss, p_at(-e * u[1])])
+
+
+# Exercise 3.12.7 ------------------------------------------------------------
+def hertz_step_limit(youngs, nu, radius, density, v0):
+    """[explicit step limit 2 / omega_n at the deepest point (s), contact time / that limit].
+
+    Ball on a flat plate of the same material: 1/E* = 2 (1 - nu^2) / E, R* = R,
+    k = 4/3 E* sqrt(R); the ratio is c_T sqrt(15/8) / 2 whatever the inputs.
+    """
+    E_star = youngs / (2.0 * (1.0 - nu**2))
+    k = 4.0 / 3.0 * E_star * np.sqrt(radius)
+    mass = density * 4.0 / 3.0 * np.pi * radius**3
+    delta_max = (5.0 * mass * v0**2 / (4.0 * k)) ** 0.4
+    omega = np.sqrt(1.5 * k * np.sqrt(delta_max) / mass)
+    dt = 2.0 / omega
+    c_T = 0.8 * gamma(0.4) * gamma(0.5) / gamma(0.9)
+    return np.array([dt, c_T * delta_max / v0 / dt])
+
+
+# Exercise 3.12.8 ------------------------------------------------------------
 hunt_crossley_speed = "0.4 m/s"
 
 
-# Exercise 3.12.13 -----------------------------------------------------------
+# Exercise 3.12.9 ------------------------------------------------------------
 def hunt_crossley_design(mass, v0, delta_limit, e_lo, e_hi):
     """[k, alpha]: Hertz peak penetration at 0.8 of the limit; alpha from e ~ 1 - alpha v0, corrected once.
 
@@ -159,3 +174,16 @@ def hunt_crossley_design(mass, v0, delta_limit, e_lo, e_hi):
     e_first = restitution(k, alpha)
     alpha *= (1.0 - e_mid) / (1.0 - e_first)
     return np.array([k, alpha])
+
+
+# Exercise 3.12.10 -----------------------------------------------------------
+def hydro_sphere_at_rest(E_h, R, mass):
+    """[depth delta (m), patch radius a (m)]: pi E_h delta^2 (1 - 2 delta / 3R) = m g on (0, R]."""
+    weight = 9.81 * mass
+    delta = brentq(lambda d: np.pi * E_h * d**2 * (1.0 - 2.0 * d / (3.0 * R)) - weight, 0.0, R,
+                   xtol=1e-15 * R, rtol=4 * np.finfo(float).eps)
+    return np.array([delta, np.sqrt(2.0 * R * delta - delta**2)])
+
+
+# Exercise 3.12.11 -----------------------------------------------------------
+drake_pairs = {"B", "D", "F"}

@@ -2,8 +2,9 @@
 
 Graded against chapter 3.12 (exercises/contact_and_impact.md), which has one of
 each: `contact_lcp_step` and `ramp_slide` are graded without ``lib``
-(``lib_forbidden``), `lcp_facts` is a multiple select, `hunt_crossley_speed` a
-number with a unit, `hunt_crossley_design` a design checked by a trusted judge.
+(``lib_forbidden``), `lcp_facts` and `drake_pairs` are multiple selects,
+`hunt_crossley_speed` a number with a unit, `hunt_crossley_design` a design
+checked by a trusted judge.
 Each hostile submission is the reference solutions plus a tail that
 redefines some answers; the expected score of every exercise is exact.
 """
@@ -71,10 +72,12 @@ def ramp_slide(theta, mu, v0, h, n_steps):
 """, {"ramp_slide": 0.0}),
     # lib stays usable for the exercises that are not graded without it; choice, quantity, design
     "lib_elsewhere_and_readings_that_pass": ("""
-import lib.contact_lcp as _cl
-def newton_impulse(M, n_row, v_minus, e):
-    r = _cl.newton_impact(M, [n_row], v_minus, e)
-    return np.array([float(r.impulse[0]), r.energy_loss])
+import lib.soft_contact as _sc
+def hertz_step_limit(youngs, nu, radius, density, v0):
+    k = _sc.hertz_stiffness(radius, youngs, nu, np.inf, youngs, nu)
+    m = density * 4.0 / 3.0 * np.pi * radius**3
+    dt = _sc.explicit_step_limit(m, k, _sc.hertz_max_penetration(m, v0, k))
+    return np.array([dt, _sc.hertz_contact_time(m, v0, k) / dt])
 lcp_facts = "a, c e"
 hunt_crossley_speed = (1.44, "km/h")
 """, {}),
@@ -118,7 +121,8 @@ def hunt_crossley_design(mass, v0, delta_limit, e_lo, e_hi):
     "not_done": ("""
 lcp_facts = None
 hunt_crossley_speed = None
-""", {"lcp_facts": 0.0, "hunt_crossley_speed": 0.0}),
+drake_pairs = None
+""", {"lcp_facts": 0.0, "hunt_crossley_speed": 0.0, "drake_pairs": 0.0}),
 }
 
 
