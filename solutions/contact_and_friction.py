@@ -2,63 +2,31 @@
 
 Plain numpy / sympy, written independently of ``lib`` so that a change in a
 ``lib`` routine cannot silently change the expected answers (the tests compare
-these answers with ``lib``). Every name here is an exercise name in
-``grader/chapters/contact_and_friction.py``. SI units; angles in degrees where
-the exercise says so.
+these answers with ``lib``). Every exercise name in
+``grader/chapters/contact_and_friction.py`` is defined here; a few more
+functions (the lesson's displayed formulas: critical angle, supplied force,
+sticking test, pyramid errors, stable step, rest time, textbook restitution,
+complementarity) are kept as helpers and as the answers the tests compare with
+``lib``. Only ``penalty_design`` uses ``lib`` (to simulate its own design), and
+imports it inside the function. SI units.
 """
 
 import itertools
+import math
 
 import numpy as np
 import sympy as sp
 
 ZERO = 1e-12
+G = 9.81
 
 
-# Exercise CF.1 --------------------------------------------------------------
+# Helpers: the lesson's displayed formulas ----------------------------------
 def critical_angle_deg(mu_s, mass):
     """tan(alpha) <= mu_s: the critical tilt arctan(mu_s) in degrees; the mass cancels."""
     return float(np.degrees(np.arctan(mu_s)))
 
 
-# Exercise CF.2 --------------------------------------------------------------
-def slip_friction(f_n, mu, f_t):
-    """[friction supplied, unbalanced remainder] along the tangent, N."""
-    ceiling = mu * f_n
-    supplied = f_t if abs(f_t) <= ceiling else np.sign(f_t) * ceiling
-    return np.array([supplied, f_t - supplied], dtype=float)
-
-
-# Exercise CF.3 --------------------------------------------------------------
-def pyramid_errors(k):
-    """[1 - cos(pi/k), 1/cos(pi/k) - 1]: inscribed under-, circumscribed overestimate."""
-    c = np.cos(np.pi / k)
-    return np.array([1.0 - c, 1.0 / c - 1.0])
-
-
-# Exercise CF.4 --------------------------------------------------------------
-def max_stable_step(k, mass):
-    """Semi-implicit Euler on a penalty contact: omega dt < 2, dt < 2 sqrt(m / k)."""
-    return float(2.0 * np.sqrt(mass / k))
-
-
-# Exercise CF.5 --------------------------------------------------------------
-def complementarity_allowed(gap, force):
-    """0 <= force  perp  gap >= 0 (values within 1e-12 of zero count as zero)."""
-    if gap < -ZERO or force < -ZERO:
-        return False
-    return not (gap > ZERO and force > ZERO)
-
-
-# Exercise CF.6 --------------------------------------------------------------
-def ramp_sticks(alpha, mu_s, mass, push, beta, g=9.81):
-    """|F cos b - m g sin a| <= mu_s (m g cos a - F sin b) and m g cos a - F sin b > 0."""
-    normal = mass * g * np.cos(alpha) - push * np.sin(beta)
-    demand = push * np.cos(beta) - mass * g * np.sin(alpha)
-    return bool(normal > 0.0 and abs(demand) <= mu_s * normal)
-
-
-# Exercise CF.7 --------------------------------------------------------------
 def supplied_force(f_t, f_n, mu):
     """The force the surface supplies, (f_t, f_n): zero, the demand, or the cone edge."""
     if f_n < 0.0:
@@ -68,7 +36,69 @@ def supplied_force(f_t, f_n, mu):
     return np.array([np.sign(f_t) * mu * f_n, f_n], dtype=float)
 
 
-# Exercise CF.8 --------------------------------------------------------------
+def ramp_sticks(alpha, mu_s, mass, push, beta, g=G):
+    """|F cos b - m g sin a| <= mu_s (m g cos a - F sin b) and m g cos a - F sin b > 0."""
+    normal = mass * g * np.cos(alpha) - push * np.sin(beta)
+    demand = push * np.cos(beta) - mass * g * np.sin(alpha)
+    return bool(normal > 0.0 and abs(demand) <= mu_s * normal)
+
+
+def pyramid_errors(k):
+    """[1 - cos(pi/k), 1/cos(pi/k) - 1]: inscribed under-, circumscribed overestimate."""
+    c = np.cos(np.pi / k)
+    return np.array([1.0 - c, 1.0 / c - 1.0])
+
+
+def max_stable_step(k, mass):
+    """Semi-implicit Euler on a penalty contact: omega_n dt < 2, dt < 2 sqrt(m / k)."""
+    return float(2.0 * np.sqrt(mass / k))
+
+
+def complementarity_allowed(gap, force):
+    """0 <= force  perp  gap >= 0 (values within 1e-12 of zero count as zero)."""
+    if gap < -ZERO or force < -ZERO:
+        return False
+    return not (gap > ZERO and force > ZERO)
+
+
+def zeno_rest_time(h0, e, g):
+    """t0 (1 + e) / (1 - e) with t0 = sqrt(2 h0 / g)."""
+    t0 = np.sqrt(2.0 * h0 / g)
+    return float(t0 * (1.0 + e) / (1.0 - e))
+
+
+_zeta = sp.Symbol("zeta", positive=True)
+#: the linear spring-damper's restitution, as the lesson derives it (a helper)
+restitution_expr = sp.exp(-sp.pi * _zeta / sp.sqrt(1 - _zeta**2))
+
+
+# Exercise CF.1 --------------------------------------------------------------
+# 2.5 kg at rest on a plank tilted by 18 degrees, mu_s = 0.7 > tan(18 deg):
+# it sticks, and friction is what holds it, m g sin(alpha), not mu f_n.
+ramp_friction = f"{2.5 * G * math.sin(math.radians(18.0)):.6f} N"
+
+
+# Exercise CF.2 --------------------------------------------------------------
+def least_push(alpha, mu_s, mass):
+    """[beta, F] of the smallest push that holds the block past its critical angle.
+
+    Sticking needs F (cos b - mu sin b) >= m g (sin a - mu cos a); the factor is
+    sqrt(1 + mu^2) cos(b + arctan mu), largest at b = -arctan mu (pressing into
+    the plank by the friction angle): F = m g sin(a - arctan mu).
+    """
+    theta_mu = math.atan(mu_s)
+    return np.array([-theta_mu, mass * G * math.sin(alpha - theta_mu)])
+
+
+# Exercise CF.3 --------------------------------------------------------------
+# A: arctan 1.5 = 56.3 deg, true.  B: 50 deg from the normal, mu = 1.2
+# (arctan 1.2 = 50.2 deg): sticks, true.  C: while slipping the surface supplies
+# mu f_n, not the demand: false.  D: a demand with f_n < 0 separates, no
+# friction: false.
+cone_facts = {"A", "B"}
+
+
+# Exercise CF.4 --------------------------------------------------------------
 def min_edges(tol):
     """Smallest k >= 3 with both worst pyramid errors below tol."""
     k = 3
@@ -77,18 +107,136 @@ def min_edges(tol):
     return k
 
 
+# Exercise CF.5 --------------------------------------------------------------
+# A true (a penalty contact lives at phi < 0 with f_n > 0); B false (at phi = 0
+# any f_n >= 0 is allowed); C false (the impulse model has no stiffness);
+# D true (omega_n dt < 2 with omega_n = sqrt(k/m)); E false (Zeno: infinitely
+# many bounces in finite time, so an event-driven integrator never gets there).
+contact_models = {"A", "D"}
+
+
+# Exercise CF.6 --------------------------------------------------------------
+def rod_implicit_step(q, v, mass, l, mu, dt):
+    """[v+ (3), c_t, c_n]: one contact-implicit step of a uniform rod whose end A touches the floor.
+
+    q = (x, y, theta): centre of mass and angle of the axis from the floor; end A
+    at (x - l cos theta, y - l sin theta); I = m l^2 / 3. Gap phi = y - l sin theta,
+    normal row N = (0, 1, -l cos theta), tangent row D = (1, 0, l sin theta).
+    M (v+ - v) = -dt m g e_y + D^T c_t + N^T c_n with 0 <= c_n perp phi/dt + N v+ >= 0,
+    |c_t| <= mu c_n and c_t = -mu c_n sign(D v+) when the end slides. The modes
+    (separate, stick, slide either way) are tried in turn.
+    """
+    q = np.asarray(q, dtype=float)
+    v = np.asarray(v, dtype=float)
+    th = q[2]
+    phi = q[1] - l * math.sin(th)
+    minv = np.diag([1.0 / mass, 1.0 / mass, 3.0 / (mass * l * l)])
+    jac = np.array([[1.0, 0.0, l * math.sin(th)], [0.0, 1.0, -l * math.cos(th)]])
+    v_free = v + dt * np.array([0.0, -G, 0.0])
+    delassus = jac @ minv @ jac.T
+    u = jac @ v_free + np.array([0.0, phi / dt])
+
+    def result(c):
+        return np.concatenate([v_free + minv @ jac.T @ c, c])
+
+    if u[1] >= 0.0:
+        return result(np.zeros(2))
+    c = np.linalg.solve(delassus, -u)
+    if c[1] >= 0.0 and abs(c[0]) <= mu * c[1]:
+        return result(c)
+    for s in (1.0, -1.0):           # the end slides in +x (s = 1) or -x; friction -s mu c_n
+        col = delassus @ np.array([-s * mu, 1.0])
+        if col[1] <= 0.0:
+            continue
+        c_n = -u[1] / col[1]
+        if s * (u[0] + col[0] * c_n) >= 0.0:
+            return result(np.array([-s * mu * c_n, c_n]))
+    raise ValueError("no mode found")
+
+
+# Exercise CF.7 --------------------------------------------------------------
+_z = sp.Symbol("zeta", positive=True)
+#: the force of f_n = max(0, k delta + d delta') reaches zero at the damped phase
+#: pi - 2 arcsin(zeta), where the speed is exactly v0 exp(-zeta phase / sqrt(1 - zeta^2))
+clipped_restitution = sp.exp(-_z * (sp.pi - 2 * sp.asin(_z)) / sp.sqrt(1 - _z**2))
+
+
+# Exercise CF.8 --------------------------------------------------------------
+def rebound_ratio(k, zeta, mass, v0, dt):
+    """The debugged simulation: semi-implicit Euler, clipped spring-damper, no gravity."""
+    d = 2.0 * zeta * math.sqrt(k * mass)
+    x, v = 0.0, -v0
+    for _ in range(1_000_000):
+        if x < 0.0:
+            f_n = max(0.0, -k * x - d * v)
+        else:
+            f_n = 0.0
+        v = v + dt * f_n / mass
+        x = x + dt * v
+        if x >= 0.0:
+            return v / v0
+    raise RuntimeError("the ball never left the floor")
+
+
 # Exercise CF.9 --------------------------------------------------------------
-def zeno_rest_time(h0, e, g):
-    """t0 (1 + e) / (1 - e) with t0 = sqrt(2 h0 / g)."""
-    t0 = np.sqrt(2.0 * h0 / g)
-    return float(t0 * (1.0 + e) / (1.0 - e))
+def penalty_design(mass, h0, delta_limit, dt_min, e_lo, e_hi):
+    """[k, zeta, dt]: zeta from the clipped restitution, k from the damped peak, both corrected
+    by simulating the design (lib.contact_sim.simulate_penalty_drop) a few times; dt = dt_min."""
+    from lib.contact_sim import simulate_penalty_drop
 
+    def e_clip(z):
+        return math.exp(-z * (math.pi - 2.0 * math.asin(z)) / math.sqrt(1.0 - z * z))
 
-_zeta = sp.Symbol("zeta", positive=True)
-restitution_expr = sp.exp(-sp.pi * _zeta / sp.sqrt(1 - _zeta**2))
+    def zeta_for(e):
+        lo, hi = 0.0, 0.99
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if e_clip(mid) > e else (lo, mid)
+        return 0.5 * (lo + hi)
+
+    v0 = math.sqrt(2.0 * G * h0)
+    target = 0.5 * (e_lo + e_hi)
+    z = zeta_for(target)
+    peak = math.exp(-z * math.acos(z) / math.sqrt(1.0 - z * z))
+    k = mass * (v0 * peak / (0.9 * delta_limit)) ** 2
+    for _ in range(4):
+        t_end = math.sqrt(2.0 * h0 / G) + 20.0 / math.sqrt(k / mass) + 0.01
+        r = simulate_penalty_drop(k, dt_min, z, mass=mass, h0=h0, t_end=t_end)
+        k *= (r.max_penetration / (0.9 * delta_limit)) ** 2
+        z = zeta_for(min(0.99, max(0.01, e_clip(z) + target - r.restitution)))
+    return np.array([k, z, dt_min])
 
 
 # Exercise CF.10 -------------------------------------------------------------
+# Dropped from 1.5 m with e = 0.7: heights h0 e^(2n); the path is
+# h0 + 2 sum_{n>=1} h0 e^(2n) = h0 (1 + e^2) / (1 - e^2).
+zeno_distance = f"{1.5 * (1 + 0.49) / (1 - 0.49):.6f} m"
+
+
+# Exercise CF.11 -------------------------------------------------------------
+def painleve_solutions(theta, thetadot, mu, l, rho, slide):
+    """How many f_n >= 0 satisfy 0 <= f_n perp (y_A)'' >= 0 while the end A slides.
+
+    (y_A)'' = kappa f_n / m + a0 with kappa = 1 + (l/rho)^2 (cos^2 + slide mu sin cos)
+    and a0 = -g + l sin(theta) thetadot^2. kappa > 0: one; kappa < 0: none when
+    a0 < 0, two (f_n = 0 and -m a0 / kappa) when a0 > 0.
+    """
+    s, c = math.sin(theta), math.cos(theta)
+    kappa = 1.0 + (l / rho) ** 2 * (c * c + slide * mu * s * c)
+    a0 = -G + l * s * thetadot**2
+    if kappa > 0.0:
+        return 1
+    return 2 if a0 > 0.0 else 0
+
+
+# Exercise CF.12 -------------------------------------------------------------
+_l, _rho = sp.symbols("l rho", positive=True)
+#: mu > (r + cos^2)/(sin cos) = (r + 1)/t + r t with r = rho^2/l^2, t = tan(theta):
+#: smallest at t = sqrt((r + 1)/r), value 2 sqrt(r (r + 1))
+painleve_mu_min = 2 * _rho * sp.sqrt(_rho**2 + _l**2) / _l**2
+
+
+# Exercise CF.13 -------------------------------------------------------------
 def max_press_force(jacobian, mu, tau_max):
     """max f_n over {f_n >= 0, |f_t| <= mu f_n, |(J^T f)_i| <= tau_max}, by vertex enumeration."""
     jac = np.asarray(jacobian, dtype=float)

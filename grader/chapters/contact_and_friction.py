@@ -3,83 +3,51 @@
 Inputs only: the expected answers come from solutions/contact_and_friction.py
 (hidden cases) and grader/chapters/contact_and_friction_public.json (public
 cases, generated with ``python -m grader --write-public``).
-The lesson has no chapter number, so its exercises are CF.1-CF.11 (CF:
-Contact and Friction). CF.1-CF.5 are the lesson's five check-yourself
-questions, CF.6-CF.11 one (or two) per interactive figure. Every exercise with partial credit has 4 cases,
-so each case is worth a quarter of its points. Hidden cases keep a margin from
-the decision boundaries (sticking, the cone edge, zero gap) so that an answer
-that is right in general cannot fail on round-off; the yes/no exercises state
-their case mix in the notebook.
+The lesson has no chapter number, so its exercises are CF.1-CF.13 (CF:
+Contact and Friction), in the order of the lesson's sections. None asks for a
+formula the lesson displays: each asks for a step the lesson leaves (the
+least push, the clipped restitution, the smallest Painleve coefficient of any
+body), a simulation or a solver the student builds (the contact-implicit step
+of a rod, the fingertip linear program), a debugging task, a design judged by
+simulation, concept checks and quantities with a unit.
+
+Every partial-credit exercise has 4 or 8 cases, so each case is worth a round
+share. Hidden cases keep a margin from the decision boundaries (the sign of
+the Painleve term, the cone edge, zero gap) so that an answer that is right in
+general cannot fail on round-off.
 """
+
+import math
 
 import numpy as np
 
-from grader.spec import Chapter, ExpressionExercise, FunctionExercise
-from lib._validation import as_matrix, in_range, nonnegative, positive, real_number
+from grader.spec import (Chapter, ChoiceExercise, DesignExercise, ExpressionExercise, FunctionExercise,
+                         QuantityExercise)
+from lib._validation import as_matrix, as_vector, in_range, nonnegative, positive
 
 G = 9.81
 
 
-# 1 ---------------------------------------------------------------------------
-def _hidden_critical(rng):
-    return [{"mu_s": float(rng.uniform(0.1, 1.5)), "mass": float(rng.uniform(0.1, 50.0))} for _ in range(2)]
+# CF.2 ------------------------------------------------------------------------
+def _hidden_push(rng):
+    cases = []
+    for _ in range(2):
+        mu = float(rng.uniform(0.2, 1.2))
+        crit = math.atan(mu)
+        alpha = float(crit + rng.uniform(math.radians(3.0), min(math.radians(40.0), math.radians(85.0) - crit)))
+        cases.append({"alpha": alpha, "mu_s": mu, "mass": float(rng.uniform(0.2, 20.0))})
+    return cases
 
 
-# 2 ---------------------------------------------------------------------------
-def _hidden_slip(rng):
-    f_n, mu = float(rng.uniform(1.0, 10.0)), float(rng.uniform(0.2, 1.2))
-    return [
-        {"f_n": f_n, "mu": mu, "f_t": -float(rng.uniform(1.3, 3.0)) * mu * f_n},  # slips the other way
-        {"f_n": f_n, "mu": mu, "f_t": float(rng.uniform(-0.8, 0.8)) * mu * f_n},  # sticks
-    ]
+def _valid_push(c):
+    in_range(c["alpha"], "alpha", 0.0, np.pi / 2, low_open=True, high_open=True)
+    nonnegative(c["mu_s"], "mu_s")
+    positive(c["mass"], "mass")
+    if not c["alpha"] > math.atan(c["mu_s"]):
+        raise ValueError("alpha must exceed the critical angle arctan(mu_s): the block slides without a push")
 
 
-# 3 ---------------------------------------------------------------------------
-def _hidden_pyramid(rng):
-    return [{"k": 16}, {"k": int(rng.integers(3, 64))}]
-
-
-# 4 ---------------------------------------------------------------------------
-def _hidden_step(rng):
-    return [{"k": float(10 ** rng.uniform(3, 9)), "mass": float(rng.uniform(0.05, 20.0))} for _ in range(2)]
-
-
-# 5 ---------------------------------------------------------------------------
-def _hidden_complementarity(rng):
-    return [
-        {"gap": 0.0, "force": float(rng.uniform(0.5, 50.0))},        # in contact: allowed
-        {"gap": -float(rng.uniform(1e-4, 1e-2)), "force": 0.0},      # penetration: forbidden
-    ]
-
-
-# 6 ---------------------------------------------------------------------------
-def _hidden_ramp(rng):
-    mu = float(rng.uniform(0.3, 1.0))
-    mass = float(rng.uniform(0.5, 5.0))
-    crit = np.arctan(mu)
-    alpha = float(crit + np.radians(rng.uniform(3.0, 8.0)))
-    weight = mass * G
-    return [
-        # past the critical angle but pressed hard into the surface: sticks
-        {"alpha": alpha, "mu_s": mu, "mass": mass, "push": float(rng.uniform(1.5, 2.5)) * weight,
-         "beta": -np.pi / 2},
-        # pulled away from the surface harder than the normal load: lifts off, does not stick
-        {"alpha": float(crit - np.radians(5.0)), "mu_s": mu, "mass": mass,
-         "push": float(rng.uniform(1.5, 2.5)) * weight, "beta": float(np.radians(rng.uniform(60.0, 85.0)))},
-    ]
-
-
-# 7 ---------------------------------------------------------------------------
-def _hidden_supplied(rng):
-    mu = float(rng.uniform(0.2, 1.5))
-    f_n = float(rng.uniform(0.5, 5.0))
-    return [
-        {"f_t": -float(rng.uniform(1.3, 3.0)) * mu * f_n, "f_n": f_n, "mu": mu},  # slips
-        {"f_t": float(rng.uniform(-0.8, 0.8)) * mu * f_n, "f_n": f_n, "mu": mu},  # sticks
-    ]
-
-
-# 8 ---------------------------------------------------------------------------
+# CF.4 ------------------------------------------------------------------------
 def _hidden_edges(rng):
     # Tolerances chosen away from the exact worst-case errors of any k.
     ks = np.arange(3, 200)
@@ -94,17 +62,205 @@ def _hidden_edges(rng):
     return cases
 
 
-# 9 ---------------------------------------------------------------------------
-def _hidden_zeno(rng):
-    return [{"h0": float(rng.uniform(0.1, 3.0)), "e": float(rng.uniform(0.1, 0.95)),
-             "g": float(rng.uniform(1.6, 25.0))} for _ in range(2)]
+# CF.6 ------------------------------------------------------------------------
+def _rod_case(rng, kind):
+    """A rod whose end A is on the floor or within 1 mm of it; the end's velocity sets the mode."""
+    l = float(rng.uniform(0.2, 1.0))
+    mass = float(rng.uniform(0.5, 5.0))
+    theta = float(rng.uniform(0.2, 1.3))
+    phi = float(rng.uniform(0.0, 1e-3))
+    mu = float(rng.uniform(0.2, 0.9))
+    thetadot = float(rng.uniform(-2.0, 2.0))
+    if kind == "separate":
+        w, u = float(rng.uniform(0.5, 2.0)), float(rng.uniform(-1.0, 1.0))
+    elif kind == "stick":
+        w = -float(rng.uniform(0.3, 1.0))
+        u = float(rng.uniform(-0.05, 0.05)) * abs(w)
+    elif kind == "painleve":   # high friction, rod near the Painleve angle, end sliding in -x
+        mu = float(rng.uniform(1.5, 2.5))
+        theta = float(math.atan(2.0) + rng.uniform(-0.1, 0.1))
+        w, u = -float(rng.uniform(0.1, 0.5)), -float(rng.uniform(1.0, 2.0))
+    else:                      # slide in +x or -x
+        w = -float(rng.uniform(0.2, 1.0))
+        u = (1.0 if kind == "slide+" else -1.0) * float(rng.uniform(1.5, 3.0))
+    v = [u - l * math.sin(theta) * thetadot, w + l * math.cos(theta) * thetadot, thetadot]
+    return {"q": [float(rng.uniform(-1.0, 1.0)), l * math.sin(theta) + phi, theta], "v": v,
+            "mass": mass, "l": l, "mu": mu, "dt": 0.01}
 
 
+def _hidden_rod(rng):
+    return [_rod_case(rng, kind) for kind in ("separate", "stick", "slide+", "slide-", "painleve", "stick")]
+
+
+def _judge_rod(c, z):
+    """z = (v+, c_t, c_n) satisfies the contact-implicit step: momentum, cone, complementarity, slip law."""
+    z = np.asarray(z, dtype=float)
+    if z.shape != (5,):
+        return False, f"expected (v+ (3 numbers), c_t, c_n), shape (5,), got shape {z.shape}"
+    if not np.all(np.isfinite(z)):
+        return False, "the result has a NaN or an infinite entry"
+    q, v = np.asarray(c["q"], dtype=float), np.asarray(c["v"], dtype=float)
+    m, l, mu, dt = c["mass"], c["l"], c["mu"], c["dt"]
+    th = q[2]
+    phi = q[1] - l * math.sin(th)
+    mass_matrix = np.diag([m, m, m * l * l / 3.0])
+    jac = np.array([[1.0, 0.0, l * math.sin(th)], [0.0, 1.0, -l * math.cos(th)]])
+    v_plus, (c_t, c_n) = z[:3], z[3:]
+    speed = float(np.linalg.norm(v)) + G * dt + abs(phi) / dt + 1e-3
+    tol_v, tol_c = 1e-7 * speed, 1e-7 * m * speed * max(1.0, l)
+    residual = mass_matrix @ (v_plus - v) + dt * m * G * np.array([0.0, 1.0, 0.0]) - jac.T @ z[3:]
+    if np.abs(residual).max() > tol_c:
+        return False, (f"M (v+ - v) = -dt m g e_y + J^T c fails by {np.abs(residual).max():.3g} "
+                       f"(N s, tolerance {tol_c:.2g})")
+    if c_n < -tol_c:
+        return False, f"c_n = {c_n:.6g} N s is negative: the floor would pull"
+    if abs(c_t) > mu * c_n + tol_c:
+        return False, f"|c_t| = {abs(c_t):.6g} exceeds mu c_n = {mu * c_n:.6g} (N s): outside the friction cone"
+    gap_rate = phi / dt + jac[1] @ v_plus
+    if gap_rate < -tol_v:
+        return False, f"phi/dt + N v+ = {gap_rate:.6g} m/s < 0: the end goes into the floor"
+    if c_n > tol_c and gap_rate > tol_v:
+        return False, f"c_n = {c_n:.6g} N s while the end leaves the floor (phi/dt + N v+ = {gap_rate:.6g} m/s)"
+    slip = jac[0] @ v_plus
+    if abs(slip) > tol_v and abs(c_t + mu * c_n * np.sign(slip)) > tol_c:
+        return False, (f"the end slides at {slip:.6g} m/s but c_t = {c_t:.6g} N s is not "
+                       f"-mu c_n sign(slip) = {-mu * c_n * np.sign(slip):.6g}")
+    mode = "separates" if c_n <= tol_c else ("slides" if abs(slip) > tol_v else "sticks")
+    return True, f"the step is consistent: the end {mode} (momentum residual {np.abs(residual).max():.1e} N s)"
+
+
+def _valid_rod(c):
+    q = as_vector(c["q"], "q", 3)
+    as_vector(c["v"], "v", 3)
+    positive(c["mass"], "mass")
+    positive(c["l"], "l")
+    nonnegative(c["mu"], "mu")
+    positive(c["dt"], "dt")
+    in_range(q[2], "theta", 0.0, np.pi / 2, low_open=True, high_open=True)
+    nonnegative(q[1] - c["l"] * math.sin(q[2]), "phi (gap of the end)")
+
+
+# CF.7 ------------------------------------------------------------------------
 def _zeta_point(rng):
-    return {"zeta": float(rng.uniform(0.01, 0.9))}
+    return {"zeta": float(rng.uniform(0.01, 0.95))}
 
 
-# 11 --------------------------------------------------------------------------
+def _valid_zeta(c):
+    in_range(c["zeta"], "zeta", 0.0, 1.0, low_open=True, high_open=True)
+
+
+# CF.8 ------------------------------------------------------------------------
+def _hidden_rebound(rng):
+    cases = []
+    for zeta in (float(rng.uniform(0.02, 0.2)), float(rng.uniform(0.2, 0.7))):
+        mass, k = float(rng.uniform(0.1, 5.0)), float(10 ** rng.uniform(3.0, 7.0))
+        omega_dt = float(rng.uniform(0.02, 0.3))
+        cases.append({"k": k, "zeta": zeta, "mass": mass, "v0": float(rng.uniform(0.5, 5.0)),
+                      "dt": omega_dt / math.sqrt(k / mass)})
+    return cases
+
+
+def _valid_rebound(c):
+    positive(c["k"], "k")
+    in_range(c["zeta"], "zeta", 0.0, 1.0, high_open=True)
+    positive(c["mass"], "mass")
+    positive(c["v0"], "v0")
+    positive(c["dt"], "dt")
+    in_range(math.sqrt(c["k"] / c["mass"]) * c["dt"], "omega_n dt", 0.0, 0.5, low_open=True)
+
+
+# CF.9 ------------------------------------------------------------------------
+def _design_case(rng):
+    h0 = float(rng.uniform(0.3, 1.5))
+    delta_limit = float(rng.uniform(1e-3, 5e-3))
+    e_mid = float(rng.uniform(0.3, 0.8))
+    return {"mass": float(rng.uniform(0.2, 3.0)), "h0": h0, "delta_limit": delta_limit,
+            "dt_min": 0.5 * delta_limit / math.sqrt(2.0 * G * h0), "e_lo": e_mid - 0.04, "e_hi": e_mid + 0.04}
+
+
+def simulate_design(c, k, zeta, dt):
+    """The trusted simulation of a design (also what the statement tells the student to run)."""
+    from lib.contact_sim import simulate_penalty_drop
+
+    t_end = math.sqrt(2.0 * c["h0"] / G) + 20.0 / math.sqrt(k / c["mass"]) + 0.01
+    return simulate_penalty_drop(k, dt, zeta, mass=c["mass"], h0=c["h0"], t_end=t_end)
+
+
+def _judge_penalty(c, design):
+    design = np.asarray(design, dtype=float)
+    if design.shape != (3,):
+        return False, f"expected [k, zeta, dt] (shape (3,)), got shape {design.shape}"
+    k, zeta, dt = design
+    if not np.all(np.isfinite(design)) or k <= 0 or not 0.0 <= zeta < 1.0 or dt <= 0:
+        return False, "k and dt must be positive and 0 <= zeta < 1"
+    if dt < c["dt_min"] * (1 - 1e-12):
+        return False, f"dt = {dt:.4g} s is below the smallest step allowed, {c['dt_min']:.4g} s"
+    steps = (math.sqrt(2.0 * c["h0"] / G) + 20.0 / math.sqrt(k / c["mass"]) + 0.01) / dt
+    if steps > 2e6:
+        return False, f"this design needs {steps:.3g} steps for one bounce: more than 2e6"
+    r = simulate_design(c, k, zeta, dt)
+    if r.diverged or r.bounces < 1:
+        return False, f"the simulation blew up or the ball never left the floor (omega_n dt = {r.omega_dt:.3g})"
+    ok_pen = r.max_penetration <= c["delta_limit"]
+    ok_e = c["e_lo"] <= r.restitution <= c["e_hi"]
+    why = (f"simulated with omega_n dt = {r.omega_dt:.3g}: peak penetration {r.max_penetration:.4g} m "
+           f"(limit {c['delta_limit']:.4g}), rebound speed ratio {r.restitution:.4f} "
+           f"(wanted {c['e_lo']:.4f} to {c['e_hi']:.4f})")
+    return bool(ok_pen and ok_e), why
+
+
+def _valid_design(c):
+    for name in ("mass", "h0", "delta_limit", "dt_min"):
+        positive(c[name], name)
+    in_range(c["e_lo"], "e_lo", 0.0, 1.0, low_open=True, high_open=True)
+    in_range(c["e_hi"], "e_hi", c["e_lo"], 1.0, low_open=True, high_open=True)
+
+
+# CF.11 -----------------------------------------------------------------------
+def _painleve_case(rng, kappa_negative, a0_positive, slide=-1):
+    l = float(rng.uniform(0.2, 1.5))
+    r = float(rng.uniform(0.1, 0.6))            # (rho / l)^2
+    t_star = math.sqrt((r + 1.0) / r)           # tan of the angle where the paradox needs least mu
+    mu_min = 2.0 * math.sqrt(r * (r + 1.0))
+    if kappa_negative:
+        theta = math.atan(t_star) + float(rng.uniform(-0.05, 0.05))
+        mu = mu_min * float(rng.uniform(1.3, 1.8))
+    else:
+        theta = float(rng.uniform(0.2, 1.3))
+        mu = float(rng.uniform(0.1, 0.8)) * mu_min if slide < 0 else float(rng.uniform(1.0, 3.0))
+    s = math.sin(theta)
+    spin = math.sqrt(G / (l * s))                # thetadot where a0 changes sign
+    thetadot = spin * (float(rng.uniform(1.3, 2.0)) if a0_positive else float(rng.uniform(0.0, 0.7)))
+    thetadot *= float(rng.choice([-1.0, 1.0]))
+    return {"theta": theta, "thetadot": thetadot, "mu": mu, "l": l, "rho": l * math.sqrt(r), "slide": slide}
+
+
+def _hidden_painleve(rng):
+    return [_painleve_case(rng, True, False), _painleve_case(rng, True, True),
+            _painleve_case(rng, False, False), _painleve_case(rng, False, True),
+            _painleve_case(rng, False, False, slide=1), _painleve_case(rng, True, True)]
+
+
+def _valid_painleve(c):
+    in_range(c["theta"], "theta", 0.0, np.pi / 2, low_open=True, high_open=True)
+    nonnegative(c["mu"], "mu")
+    positive(c["l"], "l")
+    positive(c["rho"], "rho")
+    if c["slide"] not in (-1, 1) or not isinstance(c["slide"], int):
+        raise ValueError(f"slide must be the int +1 or -1, got {c['slide']!r}")
+    s, co = math.sin(c["theta"]), math.cos(c["theta"])
+    kappa = 1.0 + (c["l"] / c["rho"]) ** 2 * (co * co + c["slide"] * c["mu"] * s * co)
+    a0 = -G + c["l"] * s * c["thetadot"] ** 2
+    if abs(kappa) < 0.05 or abs(a0) < 0.5:
+        raise ValueError(f"too close to a boundary of the cases (kappa = {kappa:.3g}, a0 = {a0:.3g} m/s^2)")
+
+
+def _mu_min_point(rng):
+    l = float(rng.uniform(0.1, 2.0))
+    return {"l": l, "rho": l * float(rng.uniform(0.1, 1.5))}
+
+
+# CF.13 -----------------------------------------------------------------------
 def _finger_jacobian(q1, q2, l1=0.5, l2=0.5):
     s1, c1, s12, c12 = np.sin(q1), np.cos(q1), np.sin(q1 + q2), np.cos(q1 + q2)
     return [[-l1 * s1 - l2 * s12, -l2 * s12], [l1 * c1 + l2 * c12, l2 * c12]]
@@ -120,127 +276,135 @@ def _hidden_press(rng):
     return cases
 
 
-# Every case input is checked with the library's own validation (Exercise.validate).
-def _valid(positives=(), nonnegatives=(), reals=()):
-    def check(c):
-        for name in positives:
-            positive(c[name], name)
-        for name in nonnegatives:
-            nonnegative(c[name], name)
-        for name in reals:
-            real_number(c[name], name)
-    return check
-
-
-def _valid_pyramid(c):
-    if not isinstance(c["k"], int) or c["k"] < 3:
-        raise ValueError(f"k must be an int >= 3 (pyramid edges), got {c['k']!r}")
-
-
-def _valid_zeno(c):
-    positive(c["h0"], "h0")
-    positive(c["g"], "g")
-    in_range(c["e"], "e", 0.0, 1.0)
-
-
 def _valid_press(c):
     as_matrix(c["jacobian"], "jacobian", 2, 2)
     nonnegative(c["mu"], "mu")
     positive(c["tau_max"], "tau_max")
 
 
+def _valid(positives=()):
+    def check(c):
+        for name in positives:
+            positive(c[name], name)
+    return check
+
+
 CHAPTER = Chapter(
     name="contact_and_friction",
     title="CF Contact and friction: an interactive lesson",
     seed=8401,
+    key_ideas={
+        "Coulomb friction as a set: stick, slip, lift-off": ("ramp_friction", "least_push", "cone_facts"),
+        "the polyhedral pyramid and its worst-case error": ("min_edges",),
+        "complementarity: rigid, penalty and impulse contact": ("contact_models",),
+        "the contact-implicit equation": ("rod_implicit_step",),
+        "penalty contact: restitution, stability and the stiffness-step trade-off":
+            ("clipped_restitution", "rebound_ratio", "penalty_design"),
+        "Zeno behaviour of impulse contact": ("zeno_distance",),
+        "Painleve's paradox": ("painleve_solutions", "painleve_mu_min"),
+        "the friction cone meets the torque limits: the fingertip linear program": ("max_press_force",),
+    },
     exercises=[
-        FunctionExercise(
-            number="CF.1", name="critical_angle_deg", points=1, partial=True,
-            validate=_valid(positives=("mu_s", "mass")),
-            title="Check yourself 1: the critical angle of a ramp",
-            args=("mu_s", "mass"),
-            public=[{"mu_s": 0.8, "mass": 1.0}, {"mu_s": 0.8, "mass": 10.0}],
-            hidden=_hidden_critical, rtol=1e-9, atol=1e-12,
+        QuantityExercise(
+            number="CF.1", name="ramp_friction", points=1, unit="N", rtol=1e-3, atol=0.0,
+            section="sec-cf-ramp", minutes=6,
+            title="The friction a plank supplies to a block at rest",
         ),
         FunctionExercise(
-            number="CF.2", name="slip_friction", points=2, partial=True,
-            validate=_valid(positives=("f_n",), nonnegatives=("mu",), reals=("f_t",)),
-            title="Check yourself 2: friction supplied and the unbalanced remainder",
-            args=("f_n", "mu", "f_t"),
-            public=[{"f_n": 4.0, "mu": 0.5, "f_t": 3.0}, {"f_n": 4.0, "mu": 0.5, "f_t": 1.0}],
-            hidden=_hidden_slip, rtol=1e-9, atol=1e-12,
+            number="CF.2", name="least_push", points=2, partial=True, validate=_valid_push,
+            section="sec-cf-ramp", minutes=15,
+            title="The smallest push that holds a block past its critical angle",
+            args=("alpha", "mu_s", "mass"),
+            public=[{"alpha": float(np.radians(40.0)), "mu_s": 0.6, "mass": 1.0},
+                    {"alpha": float(np.radians(60.0)), "mu_s": 0.3, "mass": 2.5}],
+            hidden=_hidden_push, rtol=1e-9, atol=1e-12,
+        ),
+        ChoiceExercise(
+            number="CF.3", name="cone_facts", points=2, partial=True, multi=True,
+            options=("A", "B", "C", "D"), section="sec-cf-cone2d", minutes=10,
+            title="What the planar friction cone allows",
         ),
         FunctionExercise(
-            number="CF.3", name="pyramid_errors", points=2, partial=True,
-            validate=_valid_pyramid,
-            title="Check yourself 3: worst-case errors of the k-edge pyramids",
-            args=("k",),
-            public=[{"k": 4}, {"k": 8}],
-            hidden=_hidden_pyramid, rtol=1e-9, atol=1e-12,
-        ),
-        FunctionExercise(
-            number="CF.4", name="max_stable_step", points=1, partial=True,
-            validate=_valid(positives=("k", "mass")),
-            title="Check yourself 4: the stable step of a penalty contact",
-            args=("k", "mass"),
-            public=[{"k": 1e6, "mass": 1.0}, {"k": 1e8, "mass": 1.0}],
-            hidden=_hidden_step, rtol=1e-9, atol=1e-15,
-        ),
-        FunctionExercise(
-            number="CF.5", name="complementarity_allowed", points=2, partial=True,
-            validate=_valid(reals=("gap", "force")),
-            title="Check yourself 5: which (gap, force) pairs complementarity allows",
-            args=("gap", "force"),
-            public=[{"gap": 0.003, "force": 5.0}, {"gap": 0.003, "force": 0.0}],
-            hidden=_hidden_complementarity,
-        ),
-        FunctionExercise(
-            number="CF.6", name="ramp_sticks", points=2, partial=True,
-            validate=_valid(positives=("mass",), nonnegatives=("mu_s", "push"), reals=("alpha", "beta")),
-            title="FIG 1: the sticking condition with a push",
-            args=("alpha", "mu_s", "mass", "push", "beta"),
-            public=[
-                {"alpha": float(np.radians(20.0)), "mu_s": 0.6, "mass": 1.0, "push": 0.0, "beta": 0.0},
-                {"alpha": float(np.radians(45.0)), "mu_s": 0.6, "mass": 1.0, "push": 0.0, "beta": 0.0},
-            ],
-            hidden=_hidden_ramp,
-        ),
-        FunctionExercise(
-            number="CF.7", name="supplied_force", points=2, partial=True,
-            validate=_valid(nonnegatives=("mu",), reals=("f_t", "f_n")),  # f_n < 0: a pull, a case on purpose
-            title="FIG 2: the force a Coulomb contact supplies",
-            args=("f_t", "f_n", "mu"),
-            public=[{"f_t": 1.0, "f_n": 3.0, "mu": 0.5}, {"f_t": 1.0, "f_n": -1.5, "mu": 0.5}],
-            hidden=_hidden_supplied, rtol=1e-9, atol=1e-12,
-        ),
-        FunctionExercise(
-            number="CF.8", name="min_edges", points=2, partial=True,
-            validate=_valid(positives=("tol",)),
-            title="FIG 3: the fewest pyramid edges for a given accuracy",
+            number="CF.4", name="min_edges", points=2, partial=True,
+            validate=_valid(positives=("tol",)), section="sec-cf-pyramid", minutes=12,
+            title="The fewest pyramid edges for a given accuracy",
             args=("tol",),
             public=[{"tol": 0.3}, {"tol": 0.02}],  # not the lesson's 5 %: its answer is the figure's task
             hidden=_hidden_edges, rtol=0.0, atol=0.0,
         ),
-        FunctionExercise(
-            number="CF.9", name="zeno_rest_time", points=1, partial=True,
-            validate=_valid_zeno,
-            title="FIG 4: the rest time of a bouncing ball",
-            args=("h0", "e", "g"),
-            public=[{"h0": 1.0, "e": 0.8, "g": 9.81}, {"h0": 1.0, "e": 0.0, "g": 9.81}],
-            hidden=_hidden_zeno, rtol=1e-9, atol=1e-12,
+        ChoiceExercise(
+            number="CF.5", name="contact_models", points=1.25, partial=True, multi=True,
+            options=("A", "B", "C", "D", "E"), section="sec-cf-nonsmooth", minutes=8,
+            title="Rigid, penalty and impulse contact",
+        ),
+        DesignExercise(
+            number="CF.6", name="rod_implicit_step", points=4, partial=True, lib_forbidden=True,
+            validate=_valid_rod, section="sec-cf-implicit", minutes=30,
+            title="One contact-implicit step of a rod on a rough floor (without lib)",
+            args=("q", "v", "mass", "l", "mu", "dt"),
+            public=[
+                {"q": [0.0, 0.5 * math.sin(0.6), 0.6], "v": [-1.5, -0.8, 0.0], "mass": 1.0, "l": 0.5,
+                 "mu": 0.4, "dt": 0.01},
+                {"q": [0.0, 0.5 * math.sin(0.9), 0.9], "v": [0.0, -0.5, 0.0], "mass": 2.0, "l": 0.5,
+                 "mu": 0.8, "dt": 0.01},
+            ],
+            hidden=_hidden_rod, judge=_judge_rod,
         ),
         ExpressionExercise(
-            number="CF.10", name="restitution_expr", points=1, partial=False,
-            validate=_valid(positives=("zeta",)),
-            title="FIG 4: the effective restitution of a spring-damper contact",
+            number="CF.7", name="clipped_restitution", points=3, partial=False, lib_forbidden=True,
+            validate=_valid_zeta, section="sec-cf-penalty", minutes=20,
+            title="The restitution of a spring-damper contact that cannot pull (without lib)",
             symbols=("zeta",),
             public_points=[{"zeta": 0.1}, {"zeta": 0.3}],
             sample=_zeta_point, n_hidden=4, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="CF.11", name="max_press_force", points=2, partial=True,
-            validate=_valid_press,
-            title="FIG 5: how hard the finger can press",
+            number="CF.8", name="rebound_ratio", points=3, partial=True,
+            validate=_valid_rebound, section="sec-cf-penalty", minutes=20,
+            title="Debug a penalty-contact simulation",
+            args=("k", "zeta", "mass", "v0", "dt"),
+            public=[{"k": 1e6, "zeta": 0.1, "mass": 1.0, "v0": 3.0, "dt": 1e-4},
+                    {"k": 1e5, "zeta": 0.0, "mass": 0.5, "v0": 2.0, "dt": 2e-4}],
+            hidden=_hidden_rebound, rtol=1e-6, atol=1e-12,
+        ),
+        DesignExercise(
+            number="CF.9", name="penalty_design", points=3, partial=True,
+            validate=_valid_design, section="sec-cf-penalty", minutes=25,
+            title="Design a penalty contact for a penetration, a restitution and a step budget",
+            args=("mass", "h0", "delta_limit", "dt_min", "e_lo", "e_hi"),
+            public=[{"mass": 1.0, "h0": 1.0, "delta_limit": 2e-3, "dt_min": 2.2e-4, "e_lo": 0.55, "e_hi": 0.63},
+                    {"mass": 0.4, "h0": 0.5, "delta_limit": 4e-3, "dt_min": 6e-4, "e_lo": 0.72, "e_hi": 0.8}],
+            hidden=lambda rng: [_design_case(rng) for _ in range(2)],
+            judge=_judge_penalty, timeout=60,
+        ),
+        QuantityExercise(
+            number="CF.10", name="zeno_distance", points=1, unit="m", rtol=1e-3, atol=0.0,
+            section="sec-cf-zeno", minutes=8,
+            title="How far a Zeno ball travels",
+        ),
+        FunctionExercise(
+            number="CF.11", name="painleve_solutions", points=4, partial=True,
+            validate=_valid_painleve, section="sec-cf-painleve", minutes=25,
+            title="No, one or two contact forces: Painleve's rod",
+            args=("theta", "thetadot", "mu", "l", "rho", "slide"),
+            public=[{"theta": math.atan(2.0), "thetadot": 0.0, "mu": 1.6, "l": 0.5,
+                     "rho": 0.5 / math.sqrt(3.0), "slide": -1},
+                    {"theta": math.atan(2.0), "thetadot": 0.0, "mu": 0.5, "l": 0.5,
+                     "rho": 0.5 / math.sqrt(3.0), "slide": -1}],
+            hidden=_hidden_painleve, rtol=0.0, atol=0.0,
+        ),
+        ExpressionExercise(
+            number="CF.12", name="painleve_mu_min", points=2, partial=False,
+            validate=_valid(positives=("l", "rho")), section="sec-cf-painleve", minutes=15,
+            title="The smallest friction coefficient of Painleve's paradox for any body",
+            symbols=("l", "rho"),
+            public_points=[{"l": 0.5, "rho": 0.5 / math.sqrt(3.0)}, {"l": 1.0, "rho": 0.5}],
+            sample=_mu_min_point, n_hidden=4, rtol=1e-9, atol=1e-12,
+        ),
+        FunctionExercise(
+            number="CF.13", name="max_press_force", points=3, partial=True, lib_forbidden=True,
+            validate=_valid_press, section="sec-cf-fingertip", minutes=20,
+            title="How hard the finger can press: the linear program (without lib)",
             args=("jacobian", "mu", "tau_max"),
             public=[
                 {"jacobian": [[0.5, 0.5], [0.5, 0.0]], "mu": 0.5, "tau_max": 1.0},
