@@ -16,9 +16,11 @@ from numpy.typing import ArrayLike, NDArray
 from .errors import (
     OutOfRangeError,
     NonFiniteError,
+    NonPhysicalInertiaError,
     NonPositiveValueError,
     NonSymmetricError,
     NotARotationError,
+    NotPositiveDefiniteError,
     NotATransformError,
     ShapeError,
 )
@@ -112,9 +114,11 @@ def positive(value: float, name: str) -> float:
 
     Raises
     ------
+    ShapeError
+        If ``value`` is not a real number.
     NonFiniteError
         If ``value`` is NaN or infinite.
-    NonPositiveMassError
+    NonPositiveValueError
         If ``value <= 0``.
     """
     try:
@@ -175,6 +179,87 @@ def in_range(value: float, name: str, low: float, high: float, *, low_open: bool
         right = ")" if high_open else "]"
         raise OutOfRangeError(f"{name} must lie in {left}{low:g}, {high:g}{right}{unit}, got {number:g}{unit}")
     return number
+
+
+def one_of(value: str, name: str, options: Sequence[str]) -> str:
+    """Return ``value`` after checking it is one of the named ``options`` (a method, a model).
+
+    Raises
+    ------
+    OutOfRangeError
+        If ``value`` is not one of ``options``.
+    """
+    if not isinstance(value, str) or value not in options:
+        raise OutOfRangeError(f"{name} must be one of {list(options)}, got {value!r}")
+    return value
+
+
+def positive_int(value: int, name: str) -> int:
+    """Return ``value`` as an ``int`` after checking it is a whole number >= 1 (a count of steps).
+
+    Raises
+    ------
+    ShapeError
+        If ``value`` is not a whole number (``2.5``, ``"3"``, ``True``).
+    NonPositiveValueError
+        If ``value < 1``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer, float, np.floating)):
+        raise ShapeError(f"{name} must be a whole number, got {value!r}")
+    if not np.isfinite(value) or int(value) != value:
+        raise ShapeError(f"{name} must be a whole number, got {value!r}")
+    if value < 1:
+        raise NonPositiveValueError(f"{name} must be at least 1, got {value!r}")
+    return int(value)
+
+
+def mass_matrix_cholesky(value: ArrayLike, name: str = "M", size: int | None = None
+                         ) -> tuple[FloatArray, FloatArray]:
+    """Check a mass matrix and return it (symmetrized) with its Cholesky factor ``L``, ``M = L L^T``.
+
+    ``size`` fixes ``n`` when the caller knows it (``None``: any ``n >= 1``).
+
+    Raises
+    ------
+    ShapeError, NonFiniteError, NonSymmetricError
+        For a non-square, non-finite or non-symmetric matrix.
+    NotPositiveDefiniteError
+        If it is not positive definite (every mass matrix is: ``v^T M v / 2``
+        is the kinetic energy).
+    """
+    array = as_array(value, name, (size, size))
+    if array.shape[0] < 1 or array.shape[0] != array.shape[1]:
+        raise ShapeError(f"{name} must be a square n x n matrix, got shape {array.shape}")
+    symmetric = as_symmetric(array, name, array.shape[0])
+    try:
+        factor = np.linalg.cholesky(symmetric)
+    except np.linalg.LinAlgError:
+        smallest = float(np.linalg.eigvalsh(symmetric)[0])
+        raise NotPositiveDefiniteError(
+            f"{name} must be positive definite (a mass matrix), but its smallest eigenvalue is {smallest:.3g}"
+        ) from None
+    return symmetric, factor
+
+
+def as_spatial_inertia(value: ArrayLike, name: str) -> FloatArray:
+    """Convert ``value`` to a symmetric, positive semidefinite 6x6 spatial inertia.
+
+    Raises
+    ------
+    NonSymmetricError
+        If the matrix is not symmetric.
+    NonPhysicalInertiaError
+        If it has a negative eigenvalue (the kinetic energy ``V^T G V / 2``
+        would be negative for some twist).
+    """
+    g = as_symmetric(value, name, 6)
+    eigenvalues = np.linalg.eigvalsh(g)
+    if eigenvalues[0] < -1e-12 * max(float(np.max(np.abs(eigenvalues))), np.finfo(float).tiny):
+        raise NonPhysicalInertiaError(
+            f"{name} must be positive semidefinite (kinetic energy V^T G V / 2 >= 0), "
+            f"but its smallest eigenvalue is {eigenvalues[0]:.6g}"
+        )
+    return g
 
 
 def positive_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> FloatArray:

@@ -32,11 +32,11 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, as_symmetric, as_vector
+from ._validation import (FloatArray, as_array, as_vector, mass_matrix_cholesky, nonnegative, one_of,
+                          positive, positive_int)
 from .integrate import rk4_step
 from .errors import (
     ConvergenceError,
-    NonPhysicalInertiaError,
     ShapeError,
     SingularConstraintError,
 )
@@ -112,23 +112,6 @@ class PinJoint(NamedTuple):
 # ---------------------------------------------------------------------------
 # Validation helpers
 # ---------------------------------------------------------------------------
-
-
-def _mass_cholesky(M: ArrayLike, n: int | None = None, name: str = "M") -> tuple[FloatArray, FloatArray]:
-    """Validate a mass matrix and return it with its lower Cholesky factor ``L`` (``M = L L^T``)."""
-    M_arr = as_array(M, name, (None, None))
-    size = n if n is not None else M_arr.shape[0]
-    if size < 1 or M_arr.shape != (size, size):
-        raise ShapeError(f"{name} must be a square n x n matrix, got shape {M_arr.shape}")
-    Ms = as_symmetric(M_arr, name, size)
-    try:
-        factor = np.linalg.cholesky(Ms)
-    except np.linalg.LinAlgError:
-        eig = float(np.linalg.eigvalsh(Ms)[0])
-        raise NonPhysicalInertiaError(
-            f"{name} must be positive definite (a mass matrix), but its smallest eigenvalue is {eig:.3g}"
-        ) from None
-    return Ms, factor
 
 
 def _cho_solve(L: FloatArray, b: FloatArray) -> FloatArray:
@@ -259,7 +242,7 @@ def kkt_matrix(M: ArrayLike, J: ArrayLike) -> FloatArray:
            [ 0.,  1., -1.],
            [ 1.,  1.,  0.]])
     """
-    Ms, _ = _mass_cholesky(M)
+    Ms, _ = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     Ja = _jacobian(J, n)
     m = Ja.shape[0]
@@ -309,7 +292,7 @@ def kkt_solve(
     ------
     SingularConstraintError
         If ``J`` is rank-deficient (message: condition number and rows).
-    NonPhysicalInertiaError
+    NotPositiveDefiniteError
         If ``M`` is not positive definite.
     ShapeError, NonFiniteError
         For wrongly shaped or non-finite input.
@@ -322,7 +305,7 @@ def kkt_solve(
     >>> np.round(qdd, 6), np.round(lam, 6), np.round(G, 6)
     (array([0., 0.]), array([9.81]), array([[1.]]))
     """
-    Ms, L = _mass_cholesky(M)
+    Ms, L = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     Ja = _jacobian(J, n)
     m = Ja.shape[0]
@@ -399,7 +382,7 @@ def schur_complement(M: ArrayLike, J: ArrayLike) -> FloatArray:
     >>> schur_complement([[2.0, 0.0], [0.0, 4.0]], [[1.0, 1.0]])
     array([[0.75]])
     """
-    Ms, factor = _mass_cholesky(M)
+    Ms, factor = mass_matrix_cholesky(M)
     Ja = _jacobian(J, Ms.shape[0])
     G = Ja @ _cho_solve(factor, Ja.T)
     return 0.5 * (G + G.T)
@@ -438,7 +421,7 @@ def projection_operator(M: ArrayLike, J: ArrayLike) -> FloatArray:
            [0., 1., 0.],
            [0., 0., 0.]])
     """
-    Ms, factor = _mass_cholesky(M)
+    Ms, factor = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     Ja = _jacobian(J, n)
     check_constraint_jacobian(Ja)
@@ -467,7 +450,7 @@ def projection_acceleration(M: ArrayLike, J: ArrayLike, f: ArrayLike, gamma: Arr
     >>> np.round(projection_acceleration(np.eye(2), [[0.0, 1.0]], [1.0, -9.81], [0.5]), 6)
     array([1. , 0.5])
     """
-    Ms, factor = _mass_cholesky(M)
+    Ms, factor = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     Ja = _jacobian(J, n)
     fa = _force(f, n)
@@ -546,7 +529,7 @@ def null_space_acceleration(
     >>> np.round(null_space_acceleration(np.eye(2), [[0.0, 1.0]], [1.0, -9.81], [0.5]), 6)
     array([1. , 0.5])
     """
-    Ms, _ = _mass_cholesky(M)
+    Ms, _ = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     Ja = _jacobian(J, n)
     m = Ja.shape[0]
@@ -602,7 +585,7 @@ def gauss_function(qdd: ArrayLike, M: ArrayLike, f: ArrayLike) -> tuple[float, F
     >>> round(value, 6), np.round(grad, 6)
     (48.11805, array([0.  , 9.81]))
     """
-    Ms, factor = _mass_cholesky(M)
+    Ms, factor = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     a = as_vector(qdd, "qdd", n)
     fa = _force(f, n)
@@ -644,11 +627,6 @@ def constraint_power(J: ArrayLike, qd: ArrayLike, lam: ArrayLike) -> float:
 # ---------------------------------------------------------------------------
 # Building constraints
 # ---------------------------------------------------------------------------
-
-
-def _rot(phi: float) -> FloatArray:
-    c, s = np.cos(phi), np.sin(phi)
-    return np.array([[c, -s], [s, c]])
 
 
 def planar_pin_joints(
@@ -844,16 +822,7 @@ def baumgarte_rhs(
     ga = as_vector(gamma, "gamma", m)
     v = as_vector(qd, "qd", n)
     ph = as_vector(Phi, "Phi", m)
-    gains = []
-    for value, name in ((alpha, "alpha"), (beta, "beta")):
-        try:
-            g = float(value)
-        except (TypeError, ValueError):
-            raise ShapeError(f"{name} must be a real number, got {value!r}") from None
-        if not np.isfinite(g) or g < 0.0:
-            raise ShapeError(f"{name} must be a finite, non-negative gain in 1/s, got {value!r}")
-        gains.append(g)
-    a, b = gains
+    a, b = nonnegative(alpha, "alpha (gain, 1/s)"), nonnegative(beta, "beta (gain, 1/s)")
     return ga - 2.0 * a * (Ja @ v) - b * b * ph
 
 
@@ -907,7 +876,7 @@ def project_position(
     >>> np.round(project_position([1.2, 0.0], np.eye(2), circle), 6)
     array([1., 0.])
     """
-    Ms, _ = _mass_cholesky(M)
+    Ms, _ = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     qa = as_vector(q, "q", n)
     if not callable(constraint):
@@ -952,7 +921,7 @@ def project_velocity(qd: ArrayLike, M: ArrayLike, J: ArrayLike) -> FloatArray:
     >>> np.round(project_velocity([1.0, 1.0], np.eye(2), [[0.0, 1.0]]), 6)
     array([1., 0.])
     """
-    Ms, _ = _mass_cholesky(M)
+    Ms, _ = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     v = as_vector(qd, "qd", n)
     Ja = _jacobian(J, n)
@@ -1113,17 +1082,9 @@ def simulate_constrained(
     qa = as_array(q0, "q0", (None,))
     n = qa.size
     v = as_vector(qd0, "qd0", n)
-    if stabilization not in ("none", "baumgarte", "projection"):
-        raise ShapeError(f"stabilization must be 'none', 'baumgarte' or 'projection', got {stabilization!r}")
-    try:
-        hh = float(h)
-    except (TypeError, ValueError):
-        raise ShapeError(f"h must be a real step in seconds, got {h!r}") from None
-    if not np.isfinite(hh) or hh <= 0.0:
-        raise ShapeError(f"h must be a positive, finite step in seconds, got {h!r}")
-    if int(steps) != steps or steps < 1:
-        raise ShapeError(f"steps must be a positive integer, got {steps!r}")
-    steps = int(steps)
+    one_of(stabilization, "stabilization", ("none", "baumgarte", "projection"))
+    hh = positive(h, "h (step, s)")
+    steps = positive_int(steps, "steps")
     a, b = (alpha, beta) if stabilization == "baumgarte" else (0.0, 0.0)
 
     def rhs(_t: float, y: FloatArray) -> FloatArray:
@@ -1239,7 +1200,7 @@ def virtual_work_torques(
     >>> np.round(virtual_work_torques(np.eye(2), [0.0, -1.0], [[1.0, -2.0]], [0], [0.0, 0.0]), 6)
     array([0.5])
     """
-    Ms, _ = _mass_cholesky(M)
+    Ms, _ = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     V = actuated_velocity_map(J_loop, actuated)
     return V.T @ (Ms @ as_vector(qdd, "qdd", n) - _force(f, n))
@@ -1299,7 +1260,7 @@ def multiplier_torques(
     >>> np.round(tau, 6)
     array([0.5])
     """
-    Ms, _ = _mass_cholesky(M)
+    Ms, _ = mass_matrix_cholesky(M)
     n = Ms.shape[0]
     Ja = as_array(J_loop, "J_loop", (None, n))
     m = Ja.shape[0]

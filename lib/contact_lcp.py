@@ -17,16 +17,18 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, as_symmetric, as_vector, positive
+from ._validation import (FloatArray, as_array, as_symmetric, as_vector, in_range, mass_matrix_cholesky, one_of,
+                          positive, real_number)
 from .errors import (
     NonPositiveValueError,
-    NotPositiveDefiniteError,
     OutOfRangeError,
     ShapeError,
     SingularConstraintError,
 )
 from .lcp import lcp_residual, lemke, minimum_norm_lcp, projected_gauss_seidel
+from .inertia import box_inertia
 from .mechanisms import planar_chain_dynamics, planar_chain_tip
+from .spatial import spatial_inertia
 
 __all__ = [
     "mass_matrix_inverse",
@@ -80,17 +82,7 @@ def mass_matrix_inverse(M: ArrayLike, name: str = "M") -> FloatArray:
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
     """
-    arr = np.asarray(M, dtype=float)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ShapeError(f"{name} must be a square matrix, got shape {arr.shape}")
-    sym = as_symmetric(arr, name, arr.shape[0])
-    try:
-        chol = np.linalg.cholesky(sym)
-    except np.linalg.LinAlgError:
-        eig = float(np.min(np.linalg.eigvalsh(sym)))
-        raise NotPositiveDefiniteError(
-            f"{name} must be positive definite (a mass matrix), but its smallest eigenvalue is {eig:.3g}"
-        ) from None
+    _, chol = mass_matrix_cholesky(M, name)
     inv_chol = np.linalg.inv(chol)
     return inv_chol.T @ inv_chol
 
@@ -342,7 +334,7 @@ def _contact_inputs(M, N, D, mu, phi, v_star, h):
             f"D must have m_d rows per contact ({n_c} contacts), got {D_mat.shape[0]} rows"
         )
     m_d = D_mat.shape[0] // n_c
-    mu_vec = as_vector(mu, "mu", n_c) if np.ndim(mu) else np.full(n_c, float(mu))
+    mu_vec = as_vector(mu, "mu", n_c) if np.ndim(mu) else np.full(n_c, real_number(mu, "mu"))
     if np.any(mu_vec < 0.0) or not np.all(np.isfinite(mu_vec)):
         raise NonPositiveValueError(f"every friction coefficient mu must be finite and >= 0, got {mu_vec!r}")
     phi_vec = as_vector(phi, "phi", n_c)
@@ -489,9 +481,7 @@ def _impact_inputs(M, N, v_minus, e):
     n = Minv.shape[0]
     N_mat = _rows(N, "N", n)
     v = as_vector(v_minus, "v_minus", n)
-    e_val = float(e)
-    if not np.isfinite(e_val) or not 0.0 <= e_val <= 1.0:
-        raise OutOfRangeError(f"the coefficient of restitution e must lie in [0, 1], got {e!r}")
+    e_val = in_range(e, "the coefficient of restitution e", 0.0, 1.0)
     M_mat = np.linalg.inv(Minv)
     return 0.5 * (M_mat + M_mat.T), Minv, N_mat, v, e_val
 
@@ -605,6 +595,7 @@ def impact_lcp(
     >>> np.round(r.impulse, 6), np.round(r.v_plus, 6) + 0.0
     (array([3., 3.]), array([0.]))
     """
+    one_of(solver, "solver", _SOLVERS)
     M_mat, Minv, N_mat, v, e_val = _impact_inputs(M, N, v_minus, e)
     A = N_mat @ Minv @ N_mat.T
     A = 0.5 * (A + A.T)
@@ -613,10 +604,8 @@ def impact_lcp(
         c = lemke(A, b)
     elif solver == "pgs":
         c = projected_gauss_seidel(A, b)
-    elif solver == "minimum_norm":
+    else:  # "minimum_norm" (checked by one_of above)
         c = minimum_norm_lcp(A, b)
-    else:
-        raise OutOfRangeError(f"solver must be one of {_SOLVERS}, got {solver!r}")
     v_plus = v + Minv @ N_mat.T @ c
     return ImpactResult(c, v_plus, _energy(M_mat, v) - _energy(M_mat, v_plus))
 
@@ -648,9 +637,7 @@ def mujoco_regularizer(A: ArrayLike, impedance: float) -> FloatArray:
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ShapeError(f"A must be a square matrix, got shape {arr.shape}")
     A_mat = as_symmetric(arr, "A", arr.shape[0])
-    d = float(impedance)
-    if not np.isfinite(d) or not 0.0 < d < 1.0:
-        raise OutOfRangeError(f"impedance d must lie strictly between 0 and 1, got {impedance!r}")
+    d = in_range(impedance, "impedance d", 0.0, 1.0, low_open=True, high_open=True)
     return (1.0 - d) / d * np.diag(A_mat)
 
 
@@ -695,10 +682,7 @@ def box_on_corners(
         raise OutOfRangeError(
             f"com_offset {off!r} must keep the centre of mass above the support (|x| < {a}, |y| < {b})"
         )
-    inertia = m / 3.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
-    M = np.zeros((6, 6))
-    M[:3, :3] = inertia
-    M[3:, 3:] = m * np.eye(3)
+    M = spatial_inertia(m, box_inertia(m, [2.0 * a, 2.0 * b, 2.0 * c]))  # (angular, linear) at the COM
     signs = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=float)
     corners = np.column_stack([signs[:, 0] * a - off[0], signs[:, 1] * b - off[1], np.full(4, -c)])
     ez = np.array([0.0, 0.0, 1.0])

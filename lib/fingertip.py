@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import linprog
 
-from ._validation import FloatArray, as_matrix, as_vector, in_range, positive
+from ._validation import FloatArray, as_matrix, as_vector, in_range, one_of, positive
 from .errors import ConvergenceError, SingularConstraintError, UnreachableTargetError
 
 
@@ -76,8 +76,7 @@ def two_link_ik(x_tip: float, elbow: str = "up", l1: float = 0.5, l2: float = 0.
     l1 = positive(l1, "l1")
     l2 = positive(l2, "l2")
     base_height = positive(base_height, "base_height")
-    if elbow not in ("up", "down"):
-        raise UnreachableTargetError(f"elbow must be 'up' or 'down', got {elbow!r}")
+    one_of(elbow, "elbow", ("up", "down"))
     dx, dy = x_tip, -base_height
     r2 = dx * dx + dy * dy
     cos_q2 = (r2 - l1 * l1 - l2 * l2) / (2.0 * l1 * l2)

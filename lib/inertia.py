@@ -33,6 +33,7 @@ from .errors import (
 )
 
 __all__ = [
+    "skew",
     "MassProperties",
     "point_mass_properties",
     "point_mass_inertia",
@@ -70,6 +71,36 @@ def _skew(w: FloatArray) -> FloatArray:
     out[..., 1, 0], out[..., 1, 2] = w[..., 2], -w[..., 0]
     out[..., 2, 0], out[..., 2, 1] = -w[..., 1], w[..., 0]
     return out
+
+
+def skew(w: ArrayLike) -> FloatArray:
+    """Skew-symmetric matrix ``[w]x`` with ``[w]x u = w x u``.
+
+    Explained in :ref:`sec-rb-inertia-tensor`.
+
+    Parameters
+    ----------
+    w : array_like, shape (3,)
+        A 3-vector (any unit, any frame).
+
+    Returns
+    -------
+    numpy.ndarray, shape (3, 3)
+        ``[[0, -w_z, w_y], [w_z, 0, -w_x], [-w_y, w_x, 0]]``.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        If ``w`` is not a finite 3-vector.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.inertia import skew
+    >>> print(skew([1.0, 2.0, 3.0]) @ np.array([4.0, 5.0, 6.0]), np.cross([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]))
+    [-3.  6. -3.] [-3.  6. -3.]
+    """
+    return _skew(as_vector(w, "w", 3))
 
 
 def _moments(inertia: FloatArray) -> FloatArray:

@@ -17,7 +17,8 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, as_rotation, as_symmetric, as_vector, positive, positive_array
+from ._validation import (FloatArray, as_array, as_rotation, as_symmetric, as_vector, nonnegative, positive,
+                          positive_array, real_number)
 from .constraints import (
     MAX_CONDITION,
     PinJoint,
@@ -26,6 +27,7 @@ from .constraints import (
     planar_pin_joints,
 )
 from .errors import ShapeError, SingularConstraintError, UnreachableTargetError
+from .rigid_body import world_frame_euler
 
 __all__ = [
     "GRAVITY",
@@ -245,18 +247,12 @@ def pen_on_line(
     if norm == 0.0:
         raise ShapeError("normal must be a non-zero 2-vector (the line's normal direction)")
     nv = nv / norm
-    d = float(as_vector([offset], "offset", 1)[0])
+    d = real_number(offset, "offset")
     return PenTerms(M, h, np.array([nv @ p - d]), (nv @ Jt)[None, :], np.array([-(nv @ jdqd)]))
 
 
 def _gravity(gravity: float) -> float:
-    try:
-        g = float(gravity)
-    except (TypeError, ValueError):
-        raise ShapeError(f"gravity must be a real number in m/s^2, got {gravity!r}") from None
-    if not np.isfinite(g) or g < 0.0:
-        raise ShapeError(f"gravity must be finite and non-negative (it acts along -y), got {gravity!r}")
-    return g
+    return nonnegative(gravity, "gravity (m/s^2, acting along -y)")
 
 
 # ---------------------------------------------------------------------------
@@ -480,7 +476,7 @@ def fourbar_configuration(theta: float, lengths: ArrayLike = FOURBAR_LENGTHS) ->
     array([0.      , 0.05    , 1.570796])
     """
     l1, l2, l3, l4 = _fourbar_lengths(lengths)
-    th = float(as_vector([theta], "theta", 1)[0])
+    th = real_number(theta, "theta")
     B = l2 * np.array([np.cos(th), np.sin(th)])
     D = np.array([l1, 0.0])
     C = _circle_intersection(B, l3, D, l4, left=True, what=f"the four-bar at crank angle {th:.4g} rad")
@@ -538,7 +534,7 @@ def fourbar_state(theta: float, theta_d: float, lengths: ArrayLike = FOURBAR_LEN
     q = fourbar_configuration(theta, lengths)
     _, J, _ = fourbar_constraints(q, np.zeros(9), lengths)
     V = actuated_velocity_map(J, [2])
-    return q, V[:, 0] * float(as_vector([theta_d], "theta_d", 1)[0])
+    return q, V[:, 0] * real_number(theta_d, "theta_d")
 
 
 def fourbar_independent_acceleration(
@@ -587,7 +583,7 @@ def fourbar_independent_acceleration(
     joints = fourbar_joints(lengths)
     _, J, _ = planar_pin_joints(q, np.zeros(9), joints)
     V = actuated_velocity_map(J, [2])[:, 0]
-    qd = V * float(as_vector([theta_d], "theta_d", 1)[0])
+    qd = V * real_number(theta_d, "theta_d")
     _, _, gamma = planar_pin_joints(q, qd, joints)
     M, f = fourbar_dynamics(lengths, density, gravity)
     Jfull = np.vstack([J, np.eye(9)[2]])
@@ -843,8 +839,8 @@ def stewart_geometry(
     """
     rb = positive(base_radius, "base_radius")
     rp = positive(platform_radius, "platform_radius")
-    bb = float(as_vector([beta_base], "beta_base", 1)[0])
-    bp = float(as_vector([beta_platform], "beta_platform", 1)[0])
+    bb = real_number(beta_base, "beta_base")
+    bp = real_number(beta_platform, "beta_platform")
     k = np.repeat(np.arange(3), 2)
     s = np.tile([-1.0, 1.0], 3)
     ang_b = 2.0 * np.pi * k / 3.0 + s * bb / 2.0
@@ -968,15 +964,11 @@ def stewart_leg_forces(
     19.62
     """
     S = stewart_wrench_matrix(position, rotation, base, platform)
-    R = as_rotation(rotation, "rotation")
     m = positive(mass, "mass")
-    Ib = as_symmetric(inertia, "inertia", 3)
-    w = as_vector(omega, "omega", 3)
-    al = as_vector(alpha, "alpha", 3)
     a = as_vector(acceleration, "acceleration", 3)
     g = as_vector(gravity, "gravity", 3)
-    Iw = R @ Ib @ R.T
-    wrench = np.concatenate([Iw @ al + np.cross(w, Iw @ w), m * (a - g)])
+    torque = world_frame_euler(inertia, rotation, omega, alpha)  # checks the inertia is physical
+    wrench = np.concatenate([torque, m * (a - g)])
     _, sv, Vt = np.linalg.svd(S)
     cond = float(sv[0] / sv[-1]) if sv[-1] > 0.0 else np.inf
     if not cond <= max_condition:

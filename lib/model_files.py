@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from ._validation import FloatArray, as_rotation, as_vector, positive
 from .errors import ModelFileError, NonFiniteError
 from .inertia import check_physical_inertia
-from .spatial import adjoint, spatial_inertia, transform
+from .spatial import inverse_transform, spatial_inertia, transform, transform_spatial_inertia
 
 __all__ = [
     "rpy_to_rotation",
@@ -252,11 +252,7 @@ def inertial_to_spatial_inertia(
     """
     g_c = spatial_inertia(mass, inertia)
     t_lc = transform(as_rotation(rotation, "rotation"), as_vector(position, "position", 3))
-    r, p = t_lc[:3, :3], t_lc[:3, 3]
-    t_cl = transform(r.T, -r.T @ p)
-    adj = adjoint(t_cl)
-    out = adj.T @ g_c @ adj
-    return 0.5 * (out + out.T)
+    return transform_spatial_inertia(g_c, inverse_transform(t_lc))
 
 
 def urdf_inertial_to_spatial_inertia(

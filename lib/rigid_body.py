@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 from ._validation import (
     FloatArray,
     as_array,
+    as_spatial_inertia,
     as_rotation,
     as_vector,
     positive,
@@ -22,7 +23,7 @@ from ._validation import (
 )
 from .errors import NonPhysicalInertiaError, ShapeError
 from .inertia import check_physical_inertia
-from .spatial import _as_spatial_inertia, ad
+from .spatial import ad
 
 __all__ = [
     "newton_euler_wrench",
@@ -142,7 +143,7 @@ def spatial_newton_euler(G: ArrayLike, V: ArrayLike, V_dot: ArrayLike) -> FloatA
     >>> print(np.round(spatial_newton_euler(G, [0, 0, 1.0, 1.0, 0, 0], np.zeros(6)), 6))
     [0. 0. 0. 0. 2. 0.]
     """
-    g = _as_spatial_inertia(G, "G")
+    g = as_spatial_inertia(G, "G")
     twist = as_vector(V, "V", 6)
     accel = as_vector(V_dot, "V_dot", 6)
     return g @ accel - ad(twist).T @ (g @ twist)

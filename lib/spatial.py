@@ -14,17 +14,16 @@ from numpy.typing import ArrayLike
 
 from ._validation import (
     FloatArray,
+    as_spatial_inertia,
     as_rotation,
-    as_symmetric,
     as_transform,
     as_vector,
     positive,
 )
 from .errors import NonPhysicalInertiaError
-from .inertia import check_physical_inertia
+from .inertia import check_physical_inertia, skew
 
 __all__ = [
-    "skew",
     "transform",
     "inverse_transform",
     "adjoint",
@@ -35,40 +34,6 @@ __all__ = [
     "spatial_momentum",
     "kinetic_energy",
 ]
-
-
-def _skew(w: FloatArray) -> FloatArray:
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
-
-
-def skew(w: ArrayLike) -> FloatArray:
-    """Skew-symmetric matrix ``[w]x`` with ``[w]x u = w x u``.
-
-    Explained in :ref:`sec-rb-inertia-tensor`.
-
-    Parameters
-    ----------
-    w : array_like, shape (3,)
-        A 3-vector (any unit, any frame).
-
-    Returns
-    -------
-    numpy.ndarray, shape (3, 3)
-        ``[[0, -w_z, w_y], [w_z, 0, -w_x], [-w_y, w_x, 0]]``.
-
-    Raises
-    ------
-    ShapeError, NonFiniteError
-        If ``w`` is not a finite 3-vector.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from lib.spatial import skew
-    >>> print(skew([1.0, 2.0, 3.0]) @ np.array([4.0, 5.0, 6.0]), np.cross([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]))
-    [-3.  6. -3.] [-3.  6. -3.]
-    """
-    return _skew(as_vector(w, "w", 3))
 
 
 def transform(rotation: ArrayLike, position: ArrayLike) -> FloatArray:
@@ -191,7 +156,7 @@ def adjoint(T: ArrayLike) -> FloatArray:
     out = np.zeros((6, 6))
     out[:3, :3] = r
     out[3:, 3:] = r
-    out[3:, :3] = _skew(p) @ r
+    out[3:, :3] = skew(p) @ r
     return out
 
 
@@ -224,7 +189,7 @@ def ad(V: ArrayLike) -> FloatArray:
     [0. 0. 0. 0. 0. 0.]
     """
     twist = as_vector(V, "V", 6)
-    w, v = _skew(twist[:3]), _skew(twist[3:])
+    w, v = skew(twist[:3]), skew(twist[3:])
     out = np.zeros((6, 6))
     out[:3, :3] = w
     out[3:, 3:] = w
@@ -273,22 +238,11 @@ def spatial_inertia(mass: float, inertia_com: ArrayLike, com: ArrayLike | None =
     if com is None:
         out[:3, :3] = i_c
         return out
-    c = _skew(as_vector(com, "com", 3))
+    c = skew(as_vector(com, "com", 3))
     out[:3, :3] = i_c - m * c @ c
     out[:3, 3:] = m * c
     out[3:, :3] = -m * c
     return out
-
-
-def _as_spatial_inertia(G: ArrayLike, name: str) -> FloatArray:
-    g = as_symmetric(G, name, 6)
-    eigenvalues = np.linalg.eigvalsh(g)
-    if eigenvalues[0] < -1e-12 * max(float(np.max(np.abs(eigenvalues))), np.finfo(float).tiny):
-        raise NonPhysicalInertiaError(
-            f"{name} must be positive semidefinite (kinetic energy V^T G V / 2 >= 0), "
-            f"but its smallest eigenvalue is {eigenvalues[0]:.6g}"
-        )
-    return g
 
 
 def transform_spatial_inertia(G_b: ArrayLike, T_ba: ArrayLike) -> FloatArray:
@@ -326,7 +280,7 @@ def transform_spatial_inertia(G_b: ArrayLike, T_ba: ArrayLike) -> FloatArray:
     >>> print(np.round(transform_spatial_inertia(G_c, T_ca)[:3, :3].diagonal(), 6))
     [0.03 0.03 0.02]
     """
-    g = _as_spatial_inertia(G_b, "G_b")
+    g = as_spatial_inertia(G_b, "G_b")
     adj = adjoint(T_ba)
     out = adj.T @ g @ adj
     return 0.5 * (out + out.T)
@@ -396,7 +350,7 @@ def spatial_momentum(G: ArrayLike, V: ArrayLike) -> FloatArray:
     >>> print(np.round(spatial_momentum(G, [0.0, 0.0, 1.0, 1.0, 0.0, 0.0]), 6))
     [0.  0.  0.3 2.  0.  0. ]
     """
-    g = _as_spatial_inertia(G, "G")
+    g = as_spatial_inertia(G, "G")
     return g @ as_vector(V, "V", 6)
 
 
@@ -430,6 +384,6 @@ def kinetic_energy(G: ArrayLike, V: ArrayLike) -> float:
     >>> print(round(kinetic_energy(G, [0.0, 0.0, 1.0, 1.0, 0.0, 0.0]), 6))
     1.15
     """
-    g = _as_spatial_inertia(G, "G")
+    g = as_spatial_inertia(G, "G")
     v = as_vector(V, "V", 6)
     return float(0.5 * v @ g @ v)

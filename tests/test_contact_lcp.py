@@ -280,7 +280,7 @@ def test_mujoco_regularizer():
     A = np.array([[2.0, 1.0], [1.0, 3.0]])
     # exact arithmetic: (1 - d)/d A_ii.
     np.testing.assert_allclose(mujoco_regularizer(A, 0.95), [2.0 / 19.0, 3.0 / 19.0], rtol=1e-14)
-    with pytest.raises(OutOfRangeError, match="strictly between 0 and 1"):
+    with pytest.raises(OutOfRangeError, match=r"impedance d must lie in \(0, 1\)"):
         mujoco_regularizer(A, 1.0)
     with pytest.raises(NonSymmetricError):
         mujoco_regularizer([[1.0, 2.0], [0.0, 1.0]], 0.9)

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from lib.errors import SingularConstraintError, UnreachableTargetError
+from lib.errors import OutOfRangeError, SingularConstraintError, UnreachableTargetError
 from lib.fingertip import (
     contact_jacobian,
     contact_torques,
@@ -151,7 +151,7 @@ def test_force_state_labels(force, mu, label, in_cone, over):
 def test_unreachable_and_singular_postures_raise():
     with pytest.raises(UnreachableTargetError, match="cannot reach"):
         two_link_ik(0.9)
-    with pytest.raises(UnreachableTargetError, match="elbow"):
+    with pytest.raises(OutOfRangeError, match="elbow"):  # a bad option, not an unreachable target
         two_link_ik(0.3, "sideways")
     stretched = contact_jacobian([0.0, 0.0])
     with pytest.raises(SingularConstraintError, match="singular"):

@@ -281,7 +281,7 @@ def test_rod_mass_matrix_and_energy():
     np.testing.assert_allclose(np.diag(M), [3.0, 3.0, 0.25, 6.0, 6.0, 2.0], rtol=1e-15)
     np.testing.assert_allclose(f, [0.0, -29.43, 0.0, 0.0, -58.86, 0.0], rtol=1e-15)
     assert mechanical_energy(np.zeros(6), np.zeros(6), M, f) == 0.0
-    with pytest.raises(ShapeError, match="gravity"):
+    with pytest.raises(NonPositiveMassError, match="gravity"):
         rod_mass_matrix([1.0], 1.0, gravity=-1.0)
     with pytest.raises(ShapeError, match="normal"):
         pen_on_line([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], normal=(0.0, 0.0))

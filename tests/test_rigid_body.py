@@ -27,7 +27,8 @@ from lib.rigid_body import (
     torque_free_rhs,
     world_frame_euler,
 )
-from lib.spatial import skew, spatial_inertia
+from lib.inertia import skew
+from lib.spatial import spatial_inertia
 
 N_TRIALS = 300
 # Sums of ~10-20 products of O(1) numbers: round-off ~1e-15 relative; 1e-12

@@ -20,13 +20,12 @@ from lib.errors import (
     NotATransformError,
     ShapeError,
 )
-from lib.inertia import point_mass_properties
+from lib.inertia import point_mass_properties, skew
 from lib.spatial import (
     ad,
     adjoint,
     inverse_transform,
     kinetic_energy,
-    skew,
     spatial_inertia,
     spatial_momentum,
     transform,

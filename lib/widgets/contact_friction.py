@@ -39,6 +39,7 @@ from matplotlib.ticker import NullLocator
 from matplotlib.text import Text
 
 from .. import contact_sim, fingertip, friction
+from .._validation import in_range, nonnegative, one_of, positive
 from ..errors import DynamicsInputError
 
 __all__ = [
@@ -945,6 +946,9 @@ def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zet
     >>> round(d["rest_predicted"], 3), round(d["rest_simulated"], 3)
     (1.355, 1.351)
     """
+    one_of(model, "model", ("penalty", "impulse"))
+    k, dt, mass, h0 = (positive(x, name) for x, name in ((k, "k"), (dt, "dt"), (mass, "mass"), (h0, "h0")))
+    zeta, e = nonnegative(zeta, "zeta"), in_range(e, "e", 0.0, 1.0)
     v0 = contact_sim.impact_speed(h0, g)
     out: dict[str, Any] = {"model": model, "k": float(k), "dt": float(dt), "zeta": float(zeta), "e": float(e),
                            "mass": float(mass), "h0": float(h0), "v0": v0}
@@ -964,14 +968,12 @@ def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zet
             "depth_scale": v0 / omega + 2.0 * sag,
             "force_scale": k * (v0 / omega + 2.0 * sag),
         })
-    elif model == "impulse":
+    else:  # "impulse" (checked by one_of above)
         predicted = contact_sim.impulse_rest_time(h0, e, g) if e < 1.0 else math.inf
         t_end = min(max(2.5, 1.1 * predicted + 0.3), 20.0)
         result = contact_sim.simulate_impulse_drop(e, dt, mass, h0, t_end, g)
         out.update({"rest_predicted": predicted, "rest_simulated": result.rest_time, "t_end": t_end,
                     "depth_scale": 1e-3, "force_scale": 2.0 * mass * v0 / dt + mass * g})
-    else:
-        raise DynamicsInputError(f"model must be 'penalty' or 'impulse', got {model!r}")
     keep = _downsample(len(result.t))
     keep_f = _downsample(len(result.force))
     out.update({
