@@ -217,17 +217,50 @@ def test_untouched_notebook_runs_top_to_bottom_in_a_kernel(chapter):
 
 
 FILLED_31 = {
-    "inertia_about_origin": '''
-def inertia_about_origin(masses, points):
-    I = np.zeros((3, 3))
-    for m_i, r in zip(masses, points):
-        I += m_i * (r @ r * np.eye(3) - np.outer(r, r))
-    return I
+    "mesh_inertia": '''
+def mesh_inertia(vertices, faces, density):
+    V = 0.0; S = np.zeros(3); X = np.zeros((3, 3))
+    for f in np.asarray(faces, dtype=int):
+        p1, p2, p3 = vertices[f]
+        vt = p1 @ np.cross(p2, p3) / 6
+        s = p1 + p2 + p3
+        V += vt; S += vt * s / 4
+        X += vt / 20 * (np.outer(p1, p1) + np.outer(p2, p2) + np.outer(p3, p3) + np.outer(s, s))
+    sign = np.sign(V)          # clockwise faces: every signed volume flips
+    m = density * sign * V
+    c = S / V
+    Sig = density * sign * X
+    I_o = np.trace(Sig) * np.eye(3) - Sig
+    return I_o - m * (c @ c * np.eye(3) - np.outer(c, c))
+''',
+    "inertia_between_points": '''
+def inertia_between_points(inertia_a, mass, com, a, b):
+    def shift(d):
+        return mass * (d @ d * np.eye(3) - np.outer(d, d))
+    return inertia_a - shift(com - a) + shift(com - b)
+''',
+    "fix_flipped_product": '''
+def fix_flipped_product(params):
+    def min_eig(p):
+        I = np.array([[p[4], p[7], p[8]], [p[7], p[5], p[9]], [p[8], p[9], p[6]]])
+        Pi = np.zeros((4, 4))
+        Pi[:3, :3] = np.trace(I) / 2 * np.eye(3) - I
+        Pi[:3, 3] = Pi[3, :3] = p[1:4]
+        Pi[3, 3] = p[0]
+        return np.linalg.eigvalsh(Pi)[0]
+    trials = []
+    for k in (7, 8, 9):
+        q = np.array(params, dtype=float)
+        q[k] = -q[k]
+        trials.append(q)
+    return max(trials, key=min_eig)
 ''',
     "body_wrench": '''
-def body_wrench(mass, inertia, omega, v, omega_dot, v_dot):
-    return np.hstack([inertia @ omega_dot + np.cross(omega, inertia @ omega),
-                      mass * (v_dot + np.cross(omega, v))])
+def body_wrench(mass, inertia, com, omega, v, omega_dot, v_dot):
+    v_c = v + np.cross(omega, com)
+    f = mass * (v_dot + np.cross(omega_dot, com) + np.cross(omega, v_c))
+    m_c = inertia @ omega_dot + np.cross(omega, inertia @ omega)
+    return np.hstack([m_c + np.cross(com, f), f])
 ''',
     "steiner_block": '''
 m, c_x, c_y, c_z = sp.symbols("m c_x c_y c_z")
@@ -247,8 +280,8 @@ def is_physically_consistent(inertia):
     return l1 >= 0 and l1 + l2 >= l3
 ''',
     "Omega_k_squared": '''
-I_k, I_a, I_b, Omega = sp.symbols("I_k I_a I_b Omega")
-Omega_k_squared = Omega**2 * (I_k - I_a) * (I_k - I_b) / (I_a * I_b)
+I_k, I_a, I_b, Omega, L_r = sp.symbols("I_k I_a I_b Omega L_r")
+Omega_k_squared = (Omega * (I_k - I_a) + L_r) * (Omega * (I_k - I_b) + L_r) / (I_a * I_b)
 ''',
     "axis_is_stable": '''
 def axis_is_stable(moments, k):
@@ -276,6 +309,34 @@ def urdf_inertial_to_G(mass, xyz, rpy, inertia):
     Ad = np.block([[Rt, np.zeros((3, 3))], [hat(pt) @ Rt, Rt]])
     return Ad.T @ G_C @ Ad
 ''',
+    "mjcf_fullinertia": '''
+def mjcf_fullinertia(rpy, inertia):
+    r, p, y = rpy
+    Rx = np.array([[1, 0, 0], [0, np.cos(r), -np.sin(r)], [0, np.sin(r), np.cos(r)]])
+    Ry = np.array([[np.cos(p), 0, np.sin(p)], [0, 1, 0], [-np.sin(p), 0, np.cos(p)]])
+    Rz = np.array([[np.cos(y), -np.sin(y), 0], [np.sin(y), np.cos(y), 0], [0, 0, 1]])
+    R = Rz @ Ry @ Rx
+    ixx, ixy, ixz, iyy, iyz, izz = inertia
+    I = R @ np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]) @ R.T
+    return np.array([I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]])
+''',
+    "payload_box": '''
+def payload_box(density, m_min, omega, omega_dot, g, moment_max):
+    from lib.inertia import box_inertia
+    from lib.rigid_body import spatial_newton_euler
+    from lib.spatial import spatial_inertia
+    vol = 1.000001 * m_min / density
+    def moment(a, b):
+        ell = vol / (a * b)
+        m = density * a * b * ell
+        G = spatial_inertia(m, box_inertia(m, [a, b, ell]), com=[0, 0, ell / 2])
+        F = spatial_newton_euler(G, np.r_[omega, 0, 0, 0], np.r_[omega_dot, -g])
+        return np.linalg.norm(F[:3])
+    for a in np.linspace(0.05, 0.4, 15):
+        for b in np.linspace(0.05, 0.4, 15):
+            if 0.01 <= vol / (a * b) <= 0.4 and moment(a, b) <= 0.99 * moment_max:
+                return np.array([a, b, vol / (a * b)])
+''',
 }
 
 
@@ -295,7 +356,7 @@ def test_a_student_filling_in_the_stubs_gets_full_marks(tmp_path):
     sub = tmp_path / "student.ipynb"
     nbformat.write(nb, sub)
     report = core.grade_submission(sub, _opts(chapter))
-    assert report["score"] == 18.0, core.format_report(report)
+    assert report["score"] == 29.0, core.format_report(report)
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -308,7 +369,7 @@ def test_every_case_input_passes_the_library_validation(chapter):
 
 
 def test_world_frame_torque_cases_are_physical_bodies():
-    """3.1.7's public case 1 violated the triangle inequality (in the chapter that teaches it)."""
+    """3.1.6's public case 1 (3.1.7 then) violated the triangle inequality (in the chapter that teaches it)."""
     from lib.inertia import check_physical_inertia
     from lib.rigid_body import world_frame_euler
 
@@ -324,7 +385,7 @@ def test_world_frame_torque_cases_are_physical_bodies():
 
     bad = dataclasses.replace(ex, public=[dict(ex.public[0], inertia_body=[[0.1, 0.01, -0.02], [0.01, 0.2, 0.005],
                                                                            [-0.02, 0.005, 0.3]])])
-    with pytest.raises(ValueError, match=r"3\.1\.7 `world_frame_torque`: public case 1 is not a valid input "
+    with pytest.raises(ValueError, match=r"3\.1\.6 `world_frame_torque`: public case 1 is not a valid input "
                                          r"\(NonPhysicalInertiaError"):
         bad.case_inputs(spec.seed)
 
