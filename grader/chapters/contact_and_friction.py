@@ -217,28 +217,42 @@ def _valid_design(c):
 
 
 # CF.11 -----------------------------------------------------------------------
-def _painleve_case(rng, kappa_negative, a0_positive, slide=-1):
+def _painleve_case(rng, kind):
+    """kind: which answer, and which wrong model (uniform-rod kappa, no spin term, the lesson's
+    sliding direction only) the case tells apart from the right one."""
     l = float(rng.uniform(0.2, 1.5))
-    r = float(rng.uniform(0.1, 0.6))            # (rho / l)^2
-    t_star = math.sqrt((r + 1.0) / r)           # tan of the angle where the paradox needs least mu
-    mu_min = 2.0 * math.sqrt(r * (r + 1.0))
-    if kappa_negative:
-        theta = math.atan(t_star) + float(rng.uniform(-0.05, 0.05))
-        mu = mu_min * float(rng.uniform(1.3, 1.8))
-    else:
-        theta = float(rng.uniform(0.2, 1.3))
-        mu = float(rng.uniform(0.1, 0.8)) * mu_min if slide < 0 else float(rng.uniform(1.0, 3.0))
-    s = math.sin(theta)
-    spin = math.sqrt(G / (l * s))                # thetadot where a0 changes sign
-    thetadot = spin * (float(rng.uniform(1.3, 2.0)) if a0_positive else float(rng.uniform(0.0, 0.7)))
+    slide, spin_fast = -1, False
+    if kind in ("none", "two"):          # slender body: the uniform-rod kappa is positive here
+        r = float(rng.uniform(0.05, 0.2))                # (rho / l)^2
+        theta = math.atan(math.sqrt((r + 1.0) / r)) + float(rng.uniform(-0.03, 0.03))
+        mu = 2.0 * math.sqrt(r * (r + 1.0)) * float(rng.uniform(1.2, 1.4))
+        spin_fast = kind == "two"
+    elif kind == "stubby":               # kappa > 0, but the uniform-rod kappa is negative
+        r = float(rng.uniform(0.6, 1.0))
+        theta = math.atan(2.0) + float(rng.uniform(-0.05, 0.05))
+        mu = float(rng.uniform(1.6, 0.85 * 2.0 * math.sqrt(r * (r + 1.0))))
+    elif kind == "slide+":               # friction pushes the rod down: kappa > 0 for every mu
+        r = float(rng.uniform(0.1, 0.3))
+        theta = math.atan(2.0) + float(rng.uniform(-0.05, 0.05))
+        mu, slide = float(rng.uniform(1.6, 3.0)), 1
+    elif kind == "lifts":                # kappa > 0 and the spin lifts the end: f_n = 0 only
+        r = float(rng.uniform(0.1, 0.6))
+        theta = float(rng.uniform(0.3, 1.2))
+        mu = float(rng.uniform(0.1, 0.7)) * 2.0 * math.sqrt(r * (r + 1.0))
+        spin_fast = True
+    else:                                # "two-uniform": near the uniform rod, kappa < 0, spinning fast
+        r = float(rng.uniform(0.3, 0.4))
+        theta = math.atan(math.sqrt((r + 1.0) / r)) + float(rng.uniform(-0.03, 0.03))
+        mu = 2.0 * math.sqrt(r * (r + 1.0)) * float(rng.uniform(1.3, 1.6))
+        spin_fast = True
+    spin = math.sqrt(G / (l * math.sin(theta)))      # |thetadot| where the end's free acceleration is zero
+    thetadot = spin * (float(rng.uniform(1.3, 2.0)) if spin_fast else float(rng.uniform(0.0, 0.7)))
     thetadot *= float(rng.choice([-1.0, 1.0]))
     return {"theta": theta, "thetadot": thetadot, "mu": mu, "l": l, "rho": l * math.sqrt(r), "slide": slide}
 
 
 def _hidden_painleve(rng):
-    return [_painleve_case(rng, True, False), _painleve_case(rng, True, True),
-            _painleve_case(rng, False, False), _painleve_case(rng, False, True),
-            _painleve_case(rng, False, False, slide=1), _painleve_case(rng, True, True)]
+    return [_painleve_case(rng, kind) for kind in ("none", "two", "stubby", "slide+", "lifts", "two-uniform")]
 
 
 def _valid_painleve(c):
@@ -389,8 +403,8 @@ CHAPTER = Chapter(
             args=("theta", "thetadot", "mu", "l", "rho", "slide"),
             public=[{"theta": math.atan(2.0), "thetadot": 0.0, "mu": 1.6, "l": 0.5,
                      "rho": 0.5 / math.sqrt(3.0), "slide": -1},
-                    {"theta": math.atan(2.0), "thetadot": 0.0, "mu": 0.5, "l": 0.5,
-                     "rho": 0.5 / math.sqrt(3.0), "slide": -1}],
+                    {"theta": math.atan(2.0), "thetadot": 0.0, "mu": 1.6, "l": 0.5,
+                     "rho": 0.5 / math.sqrt(3.0), "slide": 1}],
             hidden=_hidden_painleve, rtol=0.0, atol=0.0,
         ),
         ExpressionExercise(
