@@ -112,7 +112,8 @@ def world_frame_torque(R, inertia_body, omega_world, omega_dot_world):
 
 
 # Exercise 3.1.7 -------------------------------------------------------------
-I_k, I_a, I_b, Omega, L_r = sp.symbols("I_k I_a I_b Omega L_r")
+I_k, I_a, I_b, Omega = sp.symbols("I_k I_a I_b Omega", positive=True)
+L_r = sp.Symbol("L_r", real=True)
 # I wd + w x (I w + L_r e_k) = 0, linearised about w = Omega e_k (derived and simulated in the tests)
 Omega_k_squared = ((I_k - I_a) * Omega + L_r) * ((I_k - I_b) * Omega + L_r) / (I_a * I_b)
 

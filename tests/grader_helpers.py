@@ -134,7 +134,7 @@ def _many_empty_cells(path: Path) -> None:
     path.write_text('{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[' + empty * 150_000 + last + "]}")
 
 
-SPECIALS.append(Special("many_empty_cells", "many_empty_cells.ipynb", _many_empty_cells, "graded", 18.0,
+SPECIALS.append(Special("many_empty_cells", "many_empty_cells.ipynb", _many_empty_cells, "graded", 29.0,
                         absent=["too much data", "GRADER ERROR", "skipped"]))
 
 
@@ -145,7 +145,7 @@ def _many_pass_cells(path: Path) -> None:
     path.write_text('{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[' + cell * 60_000 + last + "]}")
 
 
-SPECIALS.append(Special("many_pass_cells", "many_pass_cells.ipynb", _many_pass_cells, "graded", 18.0,
+SPECIALS.append(Special("many_pass_cells", "many_pass_cells.ipynb", _many_pass_cells, "graded", 29.0,
                         absent=["too much data", "GRADER ERROR", "skipped"]))
 
 
@@ -186,13 +186,13 @@ def _header_asks_for_pandoc(path: Path) -> None:
 
 
 SPECIALS.append(Special("yaml_bomb_front_matter", "yaml_bomb_front_matter.md", _yaml_bomb_front_matter,
-                        "graded", 18.0))
+                        "graded", 29.0))
 SPECIALS.append(Special("yaml_bomb_cell_options", "yaml_bomb_cell_options.md", _yaml_bomb_cell_options,
                         "unreadable", 0.0, contains=["YAML aliases (*name) are not accepted"]))
-SPECIALS.append(Special("pandoc_div_in_plain_markdown", "pandoc_div.md", _pandoc_div, "graded", 18.0,
+SPECIALS.append(Special("pandoc_div_in_plain_markdown", "pandoc_div.md", _pandoc_div, "graded", 29.0,
                         absent=["could not be read", "was not found"]))
 SPECIALS.append(Special("myst_header_asks_for_pandoc", "header_pandoc.md", _header_asks_for_pandoc,
-                        "graded", 18.0, absent=["could not be read", "was not found"]))
+                        "graded", 29.0, absent=["could not be read", "was not found"]))
 
 
 def _solutions(path: Path) -> None:
@@ -205,9 +205,9 @@ def _stubs(path: Path) -> None:
 
 #: 80 CJK characters: a 243-byte file name (the limit is 255).
 LONG_NAME = "\u5b66" * 40 + "\u751f" * 40 + ".py"
-SPECIALS.append(Special("long_cjk_name", LONG_NAME, _solutions, "graded", 18.0))
+SPECIALS.append(Special("long_cjk_name", LONG_NAME, _solutions, "graded", 29.0))
 # Two students whose reports would both be zed__hw.py.json: neither is overwritten.
-SPECIALS.append(Special("folder_zed_hw", "zed/hw.py", _solutions, "graded", 18.0))
+SPECIALS.append(Special("folder_zed_hw", "zed/hw.py", _solutions, "graded", 29.0))
 SPECIALS.append(Special("file_zed__hw", "zed__hw.py", _stubs, "graded", 0.0))
 SPECIALS.append(Special("fifo", "fifo.py", lambda p: os.mkfifo(p), "unreadable", 0.0,
                         contains=["FIFO"]))
@@ -233,7 +233,7 @@ ESCAPE_NAME = "\x1b[2K\rfake 18 of 18\x9b31m\u202e.py"
 ESCAPE_OUTPUT = (
     "import sys\n"
     "print('\\x1b[2J\\x1b[H all 18 / 18 \\r\\x00\\x9b0m')\n"
-    "def inertia_about_origin(masses, points):\n"
+    "def inertia_between_points(inertia_a, mass, com, a, b):\n"
     "    raise ValueError('\\x1b[32mPASSED\\x1b[0m \\r\\x00 \\x9b2K')\n"
 )
 SPECIALS.append(Special("escape_sequences_in_name_and_output", ESCAPE_NAME, lambda p: p.write_text(ESCAPE_OUTPUT),

@@ -142,7 +142,7 @@ def test_hostile_file_gets_exactly_its_row(graded, special):
 def test_gradebook_has_one_row_per_file_and_is_not_forged(graded):
     lines = (graded["out"] / "gradebook.csv").read_text().splitlines()
     assert len(lines) == 1 + len(FIXTURES) + len(SPECIALS)
-    assert not any(",x,18" in line or line.startswith("x,") for line in lines)
+    assert not any(",x,29" in line or line.startswith("x,") for line in lines)
     # One report per row (none overwritten), and only the grader's own files in the output folder.
     reports = [p for p in graded["out"].iterdir() if p.name != "gradebook.csv"]
     assert len(reports) == len(FIXTURES) + len(SPECIALS)
@@ -155,7 +155,7 @@ def test_no_control_characters_reach_the_terminal_or_the_gradebook(graded):
     printed = graded["printed"]
     gradebook = (graded["out"] / "gradebook.csv").read_text(encoding="utf-8")
     assert "fake 18 of 18" in printed and "fake 18 of 18" in gradebook
-    assert "\\x1b[2K\\rfake 18 of 18\\x9b31m\\u202e.py: 0 / 18" in printed
+    assert "\\x1b[2K\\rfake 18 of 18\\x9b31m\\u202e.py: 0 / 29" in printed
     for raw in RAW_CONTROLS:
         assert raw not in printed, repr(raw)
         assert raw not in gradebook.replace("\r\n", "\n"), repr(raw)
@@ -184,7 +184,7 @@ def test_python_m_grader_inside_the_submissions_folder_imports_nothing_from_it(t
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert not (folder / "IMPORTED_BY_GRADER").exists()
     rows = {r["submission"]: r for r in csv.DictReader(io.StringIO((tmp_path / "out" / "gradebook.csv").read_text()))}
-    assert rows["answer.md"]["status"] == "graded" and rows["answer.md"]["score"] == "18"
+    assert rows["answer.md"]["status"] == "graded" and rows["answer.md"]["score"] == "29"
     assert {rows[n]["status"] for n in SHADOWS} == {"graded"} and {rows[n]["score"] for n in SHADOWS} == {"0"}
 
 
@@ -197,7 +197,7 @@ def test_solutions_untouched_and_no_fake_results(graded):
     for folder in (REPO / "solutions", REPO / "grades", REPO, Path("/autograder/results")):
         for stray in ("results.json", "gradebook.csv", "student.json"):
             path = folder / stray
-            assert not path.exists() or fake not in path.read_text() and ",x,18" not in path.read_text()
+            assert not path.exists() or fake not in path.read_text() and ",x,29" not in path.read_text()
 
 
 def test_lib_file_leads_nowhere(graded):
@@ -240,7 +240,7 @@ def test_sandbox_drops_privileges(tmp_path):
     sub = tmp_path / "whoami.py"
     sub.write_text(
         "import os\n"
-        "def inertia_about_origin(masses, points):\n"
+        "def inertia_between_points(inertia_a, mass, com, a, b):\n"
         "    raise RuntimeError(f'uid={os.getuid()} euid={os.geteuid()} cwd={os.getcwd()} net=' + str(_net()))\n"
         "def _net():\n"
         "    import socket\n"
@@ -250,7 +250,7 @@ def test_sandbox_drops_privileges(tmp_path):
         "        return 'closed'\n"
     )
     report = core.grade_submission(sub, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
-    text = json.dumps(report["exercises"][0])
+    text = json.dumps(next(e for e in report["exercises"] if e["name"] == "inertia_between_points"))
     assert "uid=0 " not in text and "euid=0 " not in text
     assert "cwd=/tmp/work" in text
     assert "net=closed" in text

@@ -53,7 +53,7 @@ sys.stdout.buffer.write(b"printed bytes \xff\xfe\x80 end\n")
 sys.stdout.flush()
 print("a lone surrogate printed:", "\ud800".encode("utf-8", "surrogatepass"))
 
-def inertia_about_origin(masses, points):
+def inertia_between_points(inertia_a, mass, com, a, b):
     raise ValueError("\ud800 \udce9 in a message")
 
 def body_wrench(*args):
@@ -94,17 +94,18 @@ def test_every_row_is_written_whatever_the_names_and_answers(tmp_path, encoding)
     rows = {r["submission"]: r for r in _rows(out)}
     assert set(rows) == {"caf\\xe9.py", "\\xff\\xfestudent/hw\\xe9.py", "surrogates.py", "raise_at_top.py",
                          "good.py"}, rows.keys()
-    assert rows["caf\\xe9.py"]["score"] == "18" and rows["caf\\xe9.py"]["student"] == "caf\\xe9"
+    assert rows["caf\\xe9.py"]["score"] == "29" and rows["caf\\xe9.py"]["student"] == "caf\\xe9"
     assert rows["\\xff\\xfestudent/hw\\xe9.py"]["student"] == "\\xff\\xfestudent"
-    assert rows["good.py"]["score"] == "18"
-    # 18 - inertia_about_origin (2) - body_wrench (2) - steiner_block (2) - is_physically_consistent (3)
-    assert float(rows["surrogates.py"]["score"]) == 9.0
+    assert rows["good.py"]["score"] == "29"
+    # 29 - inertia_between_points (2) - body_wrench (2) - steiner_block (2) - is_physically_consistent (3)
+    assert float(rows["surrogates.py"]["score"]) == 20.0
     assert rows["raise_at_top.py"]["status"] == "graded" and "\\ud800 at the top" in rows["raise_at_top.py"]["messages"]
     report = json.loads((out / "surrogates.py.json").read_text(encoding="utf-8"))
     text = json.dumps(report, ensure_ascii=False)
     text.encode("utf-8")  # strict: no lone surrogate left anywhere
-    assert "\\ud800 \\udce9 in a message" in report["exercises"][0]["feedback"]
-    assert report["exercises"][2]["your_expression"] == "\\ud800x"
+    by_name = {e["name"]: e for e in report["exercises"]}
+    assert "\\ud800 \\udce9 in a message" in by_name["inertia_between_points"]["feedback"]
+    assert by_name["steiner_block"]["your_expression"] == "\\ud800x"
     assert "printed bytes" in report["output"]
     # The report's name shows the byte escaped, with a hash that keeps it apart from a file named caf\xe9.py.
     assert len([p for p in out.iterdir() if p.name.startswith("caf\\xe9.py~") and p.suffix == ".json"]) == 1
@@ -148,7 +149,7 @@ def test_links_fifos_devices_and_oversize_files_are_unreadable_rows(tmp_path):
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
     rows = {r["submission"]: r for r in _rows(out)}
     assert set(rows) == {"good.py", *expected_unreadable}
-    assert rows["good.py"]["score"] == "18" and rows["good.py"]["status"] == "graded"
+    assert rows["good.py"]["score"] == "29" and rows["good.py"]["status"] == "graded"
     for name, reason in expected_unreadable.items():
         row = rows[name]
         assert row["status"] == "unreadable" and row["score"] == "0", row
@@ -212,14 +213,14 @@ def test_gradebook_neutralises_formulas_and_keeps_numbers(tmp_path):
                 float(value)  # a plain number, no apostrophe
     subs = {r["submission"] for r in rows}
     assert {"'" + n for n in names[:-1]} | {"'\\rCR.py", "'=cmd|' -c calc'!A0/hw.py"} == subs
-    assert {r["score"] for r in rows if r["submission"] != "'=cmd|' -c calc'!A0/hw.py"} == {"18"}
+    assert {r["score"] for r in rows if r["submission"] != "'=cmd|' -c calc'!A0/hw.py"} == {"29"}
 
     chapter = load_chapter(CHAPTER)
-    report = {"submission": "a.py", "student": "a", "status": "graded", "score": 1.5, "max_score": 18.0,
+    report = {"submission": "a.py", "student": "a", "status": "graded", "score": 1.5, "max_score": 29.0,
               "exercises": [], "messages": ["-2+3 looks like a formula", "second"]}
     row = next(csv.DictReader(io.StringIO(cli.gradebook_csv([report], chapter))))
     assert row["messages"] == "'-2+3 looks like a formula | second"
-    assert row["score"] == "1.5" and row["max_score"] == "18"
+    assert row["score"] == "1.5" and row["max_score"] == "29"
 
 
 # --------------------------------------------------------------------------
@@ -275,11 +276,11 @@ def test_grader_error_on_gradescope_says_tell_your_instructor(tmp_path, broken_s
 def test_reference_solutions_that_fail_are_a_grader_error(tmp_path):
     private = tmp_path / "private"
     private.mkdir()
-    (private / f"{CHAPTER}.py").write_text(SOLUTIONS_TEXT + "\ndef inertia_about_origin(m, p):\n    raise ValueError('bug')\n")
+    (private / f"{CHAPTER}.py").write_text(SOLUTIONS_TEXT + "\ndef inertia_between_points(I_a, m, c, a, b):\n    raise ValueError('bug')\n")
     sub = tmp_path / "s.py"
     sub.write_text(SOLUTIONS_TEXT)
     out = tmp_path / "o"
     code = cli.main([str(sub), "--chapter", CHAPTER, "--out", str(out), "--quiet", "--solutions", str(private)])
     assert code == cli.EXIT_GRADER_ERROR
     row = _rows(out)[0]
-    assert row["status"] == "error" and "reference solution fails on inertia_about_origin" in row["messages"]
+    assert row["status"] == "error" and "reference solution fails on inertia_between_points" in row["messages"]

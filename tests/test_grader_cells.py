@@ -2,7 +2,7 @@
 
 Cells are counted as JupyterLab lists them -- every cell, Markdown included,
 from 1 -- and named with the heading above them (``cell 5 under "Exercise
-3.1.1"``). The same notebook as ``.ipynb``, MyST ``.md`` and percent-format
+3.1.2"``). The same notebook as ``.ipynb``, MyST ``.md`` and percent-format
 ``.py`` gives the same names, and the student's inline check in a kernel
 names the failing cell exactly as the instructor's grader does.
 """
@@ -18,7 +18,7 @@ import pytest
 from grader import core
 from grader_helpers import CHAPTER, small_limits
 
-HEADING = "## Exercise 3.1.1 · `inertia_about_origin` · 2 points · partial credit per case"
+HEADING = "## Exercise 3.1.2 · `inertia_between_points` · 2 points · partial credit per case · about 12 min"
 
 #: (cell type, source); the failing function is cell 6, the cell that raises at top level cell 8.
 CELLS = [
@@ -26,15 +26,15 @@ CELLS = [
     ("code", 'from grader.inline import checker\n\ncheck = checker("rigid_body_dynamics")'),
     ("markdown", "Some words before the first exercise."),
     ("markdown", HEADING),
-    ("markdown", "Compute the inertia about the origin."),
-    ("code", "def inertia_about_origin(masses, points):\n    total = sum(masses)\n"
+    ("markdown", "Compute the inertia about the point b."),
+    ("code", "def inertia_between_points(inertia_a, mass, com, a, b):\n    total = float(mass)\n"
              "    raise ValueError(f'not yet {total:g}')"),
-    ("code", 'check("inertia_about_origin", inertia_about_origin)'),
+    ("code", 'check("inertia_between_points", inertia_between_points)'),
     ("code", "x = 1\n1 / 0"),
 ]
-FAIL_LABEL = 'cell 6 under "Exercise 3.1.1"'
+FAIL_LABEL = 'cell 6 under "Exercise 3.1.2"'
 WHERE = f"({FAIL_LABEL}, line 3)"
-TOP_LEVEL = 'Cell 8 under "Exercise 3.1.1" raised ZeroDivisionError (cell 8 under "Exercise 3.1.1", line 2)'
+TOP_LEVEL = 'Cell 8 under "Exercise 3.1.2" raised ZeroDivisionError (cell 8 under "Exercise 3.1.2", line 2)'
 
 
 def _notebook():
@@ -62,11 +62,11 @@ def test_cells_are_numbered_as_jupyterlab_shows_them_with_their_heading(tmp_path
     cells, _ = core.read_submission(path)
     assert [(n, label) for n, _, label in cells] == [
         (2, "cell 2 under \"3.1 Rigid-body dynamics: checkpoint exercises\""),
-        (6, FAIL_LABEL), (7, 'cell 7 under "Exercise 3.1.1"'), (8, 'cell 8 under "Exercise 3.1.1"')]
+        (6, FAIL_LABEL), (7, 'cell 7 under "Exercise 3.1.2"'), (8, 'cell 8 under "Exercise 3.1.2"')]
     report = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
     assert report["status"] == "graded" and report["score"] == 0.0
-    first = report["exercises"][0]
-    assert first["name"] == "inertia_about_origin"
+    first = report["exercises"][1]
+    assert first["name"] == "inertia_between_points"
     assert f"raised ValueError {WHERE}: not yet" in first["feedback"], first
     assert all(WHERE in c["message"] for c in first["cases"]), first
     assert any(m.startswith(TOP_LEVEL) for m in report["messages"]), report["messages"]
@@ -74,11 +74,11 @@ def test_cells_are_numbered_as_jupyterlab_shows_them_with_their_heading(tmp_path
 
 def test_a_percent_file_counts_every_block_and_a_plain_file_is_one_cell(tmp_path):
     path = tmp_path / "hw.py"
-    path.write_text("import numpy as np\n# %% [markdown]\n# ## Exercise 3.1.2 · `body_wrench` · 2 points\n"
+    path.write_text("import numpy as np\n# %% [markdown]\n# ## Exercise 3.1.5 · `body_wrench` · 2 points\n"
                     "# %%\n\n# %%\ndef f():\n    pass\n")
     cells, module = core.read_submission(path)
     assert [(n, label) for n, _, label in cells] == [
-        (1, "cell 1"), (4, 'cell 4 under "Exercise 3.1.2"')]  # cell 3 is blank: not run, still counted
+        (1, "cell 1"), (4, 'cell 4 under "Exercise 3.1.5"')]  # cell 3 is blank: not run, still counted
     assert module == "submission"
     path.write_text("import numpy as np\nx = 1\n")
     assert [(n, label) for n, _, label in core.read_submission(path)[0]] == [(1, "cell 1")]
@@ -91,7 +91,7 @@ def test_inline_check_names_the_cell_as_the_grader_does(tmp_path, monkeypatch, s
 
     path = _write(tmp_path, suffix)
     graded = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
-    grader_says = graded["exercises"][0]["cases"][0]["message"]
+    grader_says = graded["exercises"][1]["cases"][0]["message"]
     assert WHERE in grader_says
     monkeypatch.setenv("JPY_SESSION_NAME", str(path))
     nb = _notebook()

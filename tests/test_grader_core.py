@@ -50,7 +50,7 @@ def test_batch_writes_a_row_for_every_file_even_unreadable(tmp_path):
     by_file = {r["submission"]: r for r in rows}
     assert sorted(by_file) == sorted(["good.py", "broken.ipynb", "binary.py", "notes.txt", "empty.md",
                                       "wrongshape.ipynb"])
-    assert by_file["good.py"]["score"] == "18"
+    assert by_file["good.py"]["score"] == "29"
     for name in ("broken.ipynb", "binary.py", "notes.txt", "wrongshape.ipynb"):
         assert by_file[name]["score"] == "0"
         assert by_file[name]["status"] == "unreadable"
@@ -64,12 +64,12 @@ def test_batch_writes_a_row_for_every_file_even_unreadable(tmp_path):
 
 def test_regrading_gives_identical_reports(tmp_path):
     sub = tmp_path / "partial.py"
-    sub.write_text(SOLUTIONS_TEXT + "\ndef inertia_about_origin(masses, points):\n    return np.eye(3)\n"
+    sub.write_text(SOLUTIONS_TEXT + "\ndef inertia_between_points(inertia_a, mass, com, a, b):\n    return np.eye(3)\n"
                    "def is_physically_consistent(inertia):\n    return bool(np.all(np.linalg.eigvalsh(inertia) > 0))\n")
     first = core.grade_submission(sub, _opts())
     second = core.grade_submission(sub, _opts())
     assert first == second
-    assert first["score"] == 15.0  # 18 - 2 (I_O) - 1 (consistency: 4 of 6 cases)
+    assert first["score"] == 26.0  # 29 - 2 (I_b) - 1 (consistency: 4 of 6 cases)
     other_seed = core.grade_submission(sub, _opts(seed=7))
     assert other_seed["seed"] == 7
 
@@ -89,10 +89,10 @@ def test_cli_single_file_and_python_m(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "grader", str(sub), "--chapter", CHAPTER, "--out", str(out)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "alice.py: 18 / 18" in proc.stdout
+    assert "alice.py: 29 / 29" in proc.stdout
     report = json.loads((out / "alice.py.json").read_text())
-    assert report["score"] == 18.0 and report["max_score"] == 18.0
-    assert [e["score"] for e in report["exercises"]] == [2, 2, 2, 3, 2, 2, 2, 3]
+    assert report["score"] == 29.0 and report["max_score"] == 29.0
+    assert [e["score"] for e in report["exercises"]] == [3, 2, 3, 3, 2, 2, 2, 2, 2, 3, 2, 3]
 
 
 def test_unknown_chapter_is_a_usage_error(tmp_path, capsys):
@@ -104,7 +104,7 @@ def test_unknown_chapter_is_a_usage_error(tmp_path, capsys):
 def test_private_solutions_path_is_used_and_hidden(tmp_path):
     private = tmp_path / "private"
     private.mkdir()
-    # A different "reference": every answer of 3.1.6 flipped.
+    # A different "reference": every answer of 3.1.8 flipped.
     (private / f"{CHAPTER}.py").write_text(
         SOLUTIONS_TEXT + "\n_orig = axis_is_stable\ndef axis_is_stable(moments, k):\n    return not _orig(moments, k)\n")
     sub = tmp_path / "spy.py"
@@ -112,13 +112,13 @@ def test_private_solutions_path_is_used_and_hidden(tmp_path):
         SOLUTIONS_TEXT
         + f"\ntry:\n    exec(open({str(private / (CHAPTER + '.py'))!r}).read())\nexcept Exception as e:\n"
         "    _err = type(e).__name__\nelse:\n    _err = 'READ'\n"
-        "def inertia_about_origin(masses, points):\n    raise RuntimeError(_err)\n"
+        "def inertia_between_points(inertia_a, mass, com, a, b):\n    raise RuntimeError(_err)\n"
     )
     report = core.grade_submission(sub, _opts(solutions=str(private)))
     by = {e["name"]: e for e in report["exercises"]}
     assert by["axis_is_stable"]["score"] == 0.0      # graded against the private reference
-    assert "FileNotFoundError" in json.dumps(by["inertia_about_origin"])
-    assert report["score"] == 14.0
+    assert "FileNotFoundError" in json.dumps(by["inertia_between_points"])
+    assert report["score"] == 25.0
 
 
 # --------------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_expressions_are_evaluated_by_symbol_name_not_parsed():
 def test_inline_check_shows_public_cases_and_mentions_hidden_ones():
     buf = io.StringIO()
     with redirect_stdout(buf):
-        inline.checker(CHAPTER)("inertia_about_origin", ref.inertia_about_origin)
+        inline.checker(CHAPTER)("inertia_between_points", ref.inertia_between_points)
     text = buf.getvalue()
     assert "2 of 2 public cases pass" in text
     assert "hidden case(s) are graded later" in text
@@ -218,10 +218,10 @@ def test_gradescope_bundle_and_results(tmp_path):
     assert cli.main([str(sub), "--chapter", CHAPTER, "--out", str(tmp_path / "o"), "--quiet",
                      "--gradescope-results", str(out)]) == 0
     res = json.loads(out.read_text())
-    assert res["score"] == 18.0
-    assert len(res["tests"]) == 8
+    assert res["score"] == 29.0
+    assert len(res["tests"]) == 12
     assert all({"name", "score", "max_score", "output"} <= set(t) for t in res["tests"])
-    assert sum(t["max_score"] for t in res["tests"]) == 18.0
+    assert sum(t["max_score"] for t in res["tests"]) == 29.0
 
 
 def test_results_json_from_report_is_plain():
@@ -247,13 +247,45 @@ def _random_rotation():
     return q if np.linalg.det(q) > 0 else -q
 
 
-def test_reference_inertia_is_angular_momentum_map():
+def _point_inertia(m, r, about):
+    """-sum m_i [r_i - about]^2 (kg m^2), straight from the definition."""
+    return -sum(mi * _skew(ri - about) @ _skew(ri - about) for mi, ri in zip(m, r))
+
+
+def test_reference_inertia_between_points_matches_point_mass_sums():
     m = RNG.uniform(0.1, 2, 5)
     r = RNG.normal(size=(5, 3))
-    w = RNG.normal(size=3)
-    h = sum(mi * np.cross(ri, np.cross(w, ri)) for mi, ri in zip(m, r))
+    a, b = RNG.normal(size=3), RNG.normal(size=3)
+    com = (m[:, None] * r).sum(0) / m.sum()
+    got = ref.inertia_between_points(_point_inertia(m, r, a), m.sum(), com, a, b)
     # Sums of a few O(1) products: round-off ~1e-15, so 1e-12 is generous.
-    np.testing.assert_allclose(ref.inertia_about_origin(m, r) @ w, h, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got, _point_inertia(m, r, b), rtol=0, atol=1e-12)
+
+
+def test_reference_mesh_inertia_is_the_box_closed_form_in_either_orientation():
+    from lib.inertia import box_inertia, box_mesh
+
+    verts, faces = box_mesh([0.2, 0.1, 0.3])
+    verts = verts + [0.4, -0.3, 0.2]                     # origin outside the box
+    expected = box_inertia(2700.0 * 0.006, [0.2, 0.1, 0.3])
+    for f in (faces, faces[:, ::-1]):
+        np.testing.assert_allclose(ref.mesh_inertia(verts, f.astype(float), 2700.0), expected, rtol=1e-12, atol=1e-14)
+
+
+def test_reference_fix_flipped_product_restores_the_body():
+    from lib.inertia import is_physically_consistent, pseudo_inertia
+
+    m, c = 1.2, np.array([0.05, -0.08, 0.1])
+    I_c = np.array([[0.02, 0.006, -0.004], [0.006, 0.03, 0.005], [-0.004, 0.005, 0.045]])
+    assert is_physically_consistent(I_c)
+    I_o = pseudo_inertia(m, c, I_c)
+    I_o = np.trace(I_o[:3, :3]) * np.eye(3) - I_o[:3, :3]      # Sigma_o -> I_o
+    true = np.r_[m, m * c, np.diag(I_o), I_o[0, 1], I_o[0, 2], I_o[1, 2]]
+    for k in (7, 8, 9):
+        bad = true.copy()
+        bad[k] = -bad[k]
+        assert np.linalg.eigvalsh(ref._pseudo_inertia(bad)).min() < 0       # the flip is visible in Pi
+        np.testing.assert_array_equal(ref.fix_flipped_product(bad), true)
 
 
 def test_reference_steiner_block_is_parallel_axis():
@@ -268,10 +300,10 @@ def test_reference_steiner_block_is_parallel_axis():
 
 
 def test_reference_body_wrench_matches_point_mass_sum():
-    # A rigid cloud of point masses with its COM at the origin of {b}.
+    # A rigid cloud of point masses; the origin of {o} is not its COM.
     m = RNG.uniform(0.2, 1.0, 6)
     r = RNG.normal(size=(6, 3))
-    r -= (m[:, None] * r).sum(0) / m.sum()
+    com = (m[:, None] * r).sum(0) / m.sum()
     w, wd, v, vd = (RNG.normal(size=3) for _ in range(4))
     moment = np.zeros(3)
     force = np.zeros(3)
@@ -280,7 +312,7 @@ def test_reference_body_wrench_matches_point_mass_sum():
         a = vd + np.cross(w, v) + np.cross(wd, ri) + np.cross(w, np.cross(w, ri))
         force += mi * a
         moment += np.cross(ri, mi * a)
-    got = ref.body_wrench(m.sum(), ref.inertia_about_origin(m, r), w, v, wd, vd)
+    got = ref.body_wrench(m.sum(), _point_inertia(m, r, com), com, w, v, wd, vd)
     np.testing.assert_allclose(got, np.concatenate([moment, force]), rtol=0, atol=1e-12)
 
 
@@ -291,9 +323,13 @@ def test_reference_consistency_and_stability():
     assert ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 2.9]) @ R.T)
     assert not ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 3.1]) @ R.T)
     assert [ref.axis_is_stable([1.0, 2.0, 3.0], k) for k in range(3)] == [True, False, True]
-    value = float(ref.Omega_k_squared.subs({sp.Symbol("I_k", positive=True): 2.0, sp.Symbol("I_a", positive=True): 1.0,
-                                            sp.Symbol("I_b", positive=True): 3.0, sp.Symbol("Omega", positive=True): 1.0}))
-    assert value == pytest.approx(-1.0 / 3.0, rel=1e-15)
+    point = {sp.Symbol("I_k", positive=True): 2.0, sp.Symbol("I_a", positive=True): 1.0,
+             sp.Symbol("I_b", positive=True): 3.0, sp.Symbol("Omega", positive=True): 1.0}
+    value = float(ref.Omega_k_squared.subs({**point, sp.Symbol("L_r", real=True): 0.0}))
+    assert value == pytest.approx(-1.0 / 3.0, rel=1e-15)  # no rotor: the intermediate axis is unstable
+    # a rotor of momentum L_r = 1.5 stabilises it: (1 + 1.5)(-1 + 1.5) / 3
+    value = float(ref.Omega_k_squared.subs({**point, sp.Symbol("L_r", real=True): 1.5}))
+    assert value == pytest.approx(1.25 / 3.0, rel=1e-15)
 
 
 def test_reference_world_torque_is_rotated_body_torque():
@@ -333,7 +369,7 @@ def test_hiding_an_ancestor_of_lib_does_not_break_the_sandbox(tmp_path):
     sub = tmp_path / "s.py"
     sub.write_text(SOLUTIONS_TEXT + "\nimport lib\n")
     report = core.grade_submission(sub, _opts(hide=[str(REPO), str(REPO.parent)]))
-    assert report["status"] == "graded" and report["score"] == 18.0, report["messages"]
+    assert report["status"] == "graded" and report["score"] == 29.0, report["messages"]
 
 
 def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch):
@@ -367,7 +403,7 @@ def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch
     one_cell = "\n".join(line for line in SOLUTIONS_TEXT.splitlines() if not line.startswith("# %%"))
     sub.write_text(f"import lib\nassert lib.__file__.startswith({moved_lib!r}), lib.__file__\n" + one_cell)
     report = core.grade_submission(sub, _opts())
-    assert report["status"] == "graded" and report["score"] == 18.0, report["messages"]
+    assert report["status"] == "graded" and report["score"] == 29.0, report["messages"]
 
 
 def test_same_file_name_in_two_student_folders_stays_apart(tmp_path):
@@ -382,9 +418,9 @@ def test_same_file_name_in_two_student_folders_stays_apart(tmp_path):
     rows = {r["submission"]: r for r in csv.DictReader((out / "gradebook.csv").open())}
     assert set(rows) == {"alice/hw.py", "bob/hw.py", "carol.py"}
     assert [rows[k]["student"] for k in ("alice/hw.py", "bob/hw.py", "carol.py")] == ["alice", "bob", "carol"]
-    assert float(rows["alice/hw.py"]["score"]) == 18.0 and float(rows["bob/hw.py"]["score"]) == 0.0
+    assert float(rows["alice/hw.py"]["score"]) == 29.0 and float(rows["bob/hw.py"]["score"]) == 0.0
     report = json.loads((out / "alice__hw.py.json").read_text())
-    assert report["student"] == "alice" and report["score"] == 18.0
+    assert report["student"] == "alice" and report["score"] == 29.0
 
 
 def test_a_sandbox_uid_is_never_shared_between_grader_processes() -> None:

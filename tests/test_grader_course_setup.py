@@ -49,7 +49,7 @@ def test_private_seed_changes_the_hidden_cases_not_the_score(tmp_path):
     chapter = load_chapter(CHAPTER)
     default = core.expected_cases(chapter, None, None)
     private = core.expected_cases(chapter, folder, 918273)
-    name = "inertia_about_origin"
+    name = "inertia_between_points"
     hidden = [repr(c.inputs) for c in default[name] if not c.public]
     hidden_private = [repr(c.inputs) for c in private[name] if not c.public]
     assert hidden and hidden != hidden_private

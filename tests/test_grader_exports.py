@@ -28,18 +28,18 @@ LANGUAGE_INFO = {"name": "python", "mimetype": "text/x-python", "file_extension"
                  "codemirror_mode": {"name": "ipython", "version": 3},
                  "nbconvert_exporter": "python", "pygments_lexer": "ipython3", "version": "3.12.0"}
 
-INERTIA = '''def inertia_about_origin(masses, points):
-    I = np.zeros((3, 3))
-    for m, r in zip(masses, points):
-        I += m * (r @ r * np.eye(3) - np.outer(r, r))
-    return I
+INERTIA = '''def inertia_between_points(inertia_a, mass, com, a, b):
+    def shift(d):
+        return mass * (d @ d * np.eye(3) - np.outer(d, d))
+    return inertia_a - shift(com - a) + shift(com - b)
 '''
-WRENCH = '''def body_wrench(mass, inertia, omega, v, omega_dot, v_dot):
-    moment = inertia @ omega_dot + np.cross(omega, inertia @ omega)
-    force = mass * (v_dot + np.cross(omega, v))
+WRENCH = '''def body_wrench(mass, inertia, com, omega, v, omega_dot, v_dot):
+    v_c = v + np.cross(omega, com)
+    force = mass * (v_dot + np.cross(omega_dot, com) + np.cross(omega, v_c))
+    moment = inertia @ omega_dot + np.cross(omega, inertia @ omega) + np.cross(com, force)
     return np.concatenate([moment, force])
 '''
-SCRATCH = "inertia_about_origin([1.0], [[1.0, 2.0]])  # a scratch cell that raises\n"
+SCRATCH = "inertia_between_points(np.eye(3), 1.0, [1.0, 2.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0])  # a scratch cell that raises\n"
 
 
 def _notebook(kernel_ran: bool, solutions: bool):
@@ -52,7 +52,7 @@ def _notebook(kernel_ran: bool, solutions: bool):
     else:
         cells = []
         for cell in nb.cells:
-            if cell.cell_type == "code" and cell.source.startswith("def inertia_about_origin("):
+            if cell.cell_type == "code" and cell.source.startswith("def inertia_between_points("):
                 cells += [nbformat.v4.new_code_cell(INERTIA), nbformat.v4.new_code_cell(SCRATCH)]
             elif cell.cell_type == "code" and cell.source.startswith("def body_wrench("):
                 cells.append(nbformat.v4.new_code_cell(WRENCH))
@@ -81,12 +81,12 @@ def test_the_exporters_write_what_the_readers_expect(tmp_path):
     """The formats themselves: the jupytext notebook exports bare fences and a .txt without
     markers; after a kernel ran, ```python fences and a .py with # In[ ]: markers."""
     bare = _export(_notebook(False, True), MarkdownExporter, tmp_path, "a").read_text()
-    assert "\n```\ndef inertia_about_origin" in bare and "```python" not in bare
+    assert "\n```\ndef inertia_between_points" in bare and "```python" not in bare
     assert "```xml" in bare  # a statement's example: must stay Markdown
     txt = _export(_notebook(False, True), ScriptExporter, tmp_path, "b")
     assert txt.suffix == ".txt" and "# In[" not in txt.read_text()
     fenced = _export(_notebook(True, True), MarkdownExporter, tmp_path, "c").read_text()
-    assert "```python\ndef inertia_about_origin" in fenced
+    assert "```python\ndef inertia_between_points" in fenced
     script = _export(_notebook(True, True), ScriptExporter, tmp_path, "d")
     assert script.suffix == ".py" and "\n# In[ ]:\n" in script.read_text()
 
@@ -110,18 +110,18 @@ def test_exported_markdown_keeps_cells_apart(kernel_ran, tmp_path):
     report = _grade(_export(_notebook(kernel_ran, False), MarkdownExporter, tmp_path))
     assert report["score"] == 4.0, core.format_report(report)
     scores = {ex["name"]: ex["score"] for ex in report["exercises"]}
-    assert scores["inertia_about_origin"] == 2.0 and scores["body_wrench"] == 2.0
-    assert 'under "Exercise 3.1.1"' in core.format_report(report)
+    assert scores["inertia_between_points"] == 2.0 and scores["body_wrench"] == 2.0
+    assert 'under "Exercise 3.1.2"' in core.format_report(report)
 
 
 def test_exported_script_with_markers_keeps_cells_apart(tmp_path):
     path = _export(_notebook(True, False), ScriptExporter, tmp_path)
     cells, _ = core.read_submission(path)
     labels = [label for _, _, label in cells]
-    assert any('under "Exercise 3.1.2"' in label for label in labels), labels
+    assert any('under "Exercise 3.1.5"' in label for label in labels), labels
     report = _grade(path)
     assert report["score"] == 4.0, core.format_report(report)
-    assert 'under "Exercise 3.1.1"' in core.format_report(report)
+    assert 'under "Exercise 3.1.2"' in core.format_report(report)
 
 
 def test_exported_script_without_markers_is_refused_with_what_to_hand_in(tmp_path):
