@@ -70,6 +70,56 @@ def as_array(value: ArrayLike, name: str, shape: Sequence[int | None]) -> FloatA
     return array
 
 
+def as_any_array(value: ArrayLike, name: str) -> FloatArray:
+    """Like :func:`as_array` for an input of any shape (a scalar or an array of samples)."""
+    return as_array(value, name, [None] * np.ndim(value))
+
+
+def as_square(value: ArrayLike, name: str) -> FloatArray:
+    """Convert ``value`` to a finite square ``n x n`` float matrix, any ``n >= 1``.
+
+    Raises
+    ------
+    ShapeError
+        If it is not a non-empty square matrix of numbers.
+    NonFiniteError
+        If it contains NaN or infinity.
+    """
+    array = as_array(value, name, (None, None))
+    if array.shape[0] < 1 or array.shape[0] != array.shape[1]:
+        raise ShapeError(f"{name} must be a square matrix, got shape {array.shape}")
+    return array
+
+
+def as_rows(value: ArrayLike, name: str, columns: int) -> FloatArray:
+    """A block of Jacobian rows with ``columns`` columns; a single row may be given as a vector."""
+    if np.ndim(value) == 1:
+        value = [value]
+    return as_array(value, name, (None, columns))
+
+
+def as_function(value, name: str):
+    """Return ``value`` if it can be called (a model or right-hand side), else raise :class:`ShapeError`."""
+    if not callable(value):
+        raise ShapeError(f"{name} must be a function, got {type(value).__name__}")
+    return value
+
+
+def as_generator(value, name: str = "rng") -> np.random.Generator:
+    """Return ``value`` if it is a ``numpy.random.Generator`` (``np.random.default_rng(seed)``)."""
+    if not isinstance(value, np.random.Generator):
+        raise ShapeError(f"{name} must be a numpy.random.Generator (np.random.default_rng(seed)), "
+                         f"got {type(value).__name__}")
+    return value
+
+
+def instance_of(value, kind: type, name: str):
+    """Return ``value`` if it is a ``kind`` (a model's parameter record), else raise :class:`ShapeError`."""
+    if not isinstance(value, kind):
+        raise ShapeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
 def as_vector(value: ArrayLike, name: str, length: int) -> FloatArray:
     """Convert ``value`` to a finite float vector of the given length."""
     return as_array(value, name, (length,))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, nonnegative, positive_int
+from ._validation import FloatArray, as_array, as_generator, nonnegative, positive_int
 
 __all__ = [
     "GRAVITY",
@@ -86,7 +86,7 @@ def random_rotation(rng: np.random.Generator) -> FloatArray:
     >>> bool(np.allclose(R.T @ R, np.eye(3)) and np.isclose(np.linalg.det(R), 1.0))
     True
     """
-    q = rng.normal(size=4)
+    q = as_generator(rng).normal(size=4)
     q /= np.linalg.norm(q)
     w, v = q[0], q[1:]
     v_cross = np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
@@ -106,7 +106,7 @@ def random_spd(rng: np.random.Generator, n: int) -> FloatArray:
     True
     """
     n = positive_int(n, "n")
-    B = rng.normal(size=(n, n))
+    B = as_generator(rng).normal(size=(n, n))
     return B @ B.T + n * np.eye(n)
 
 
@@ -125,6 +125,7 @@ def random_inertia(rng: np.random.Generator, n_points: int = 6) -> FloatArray:
     from .inertia import point_mass_properties
 
     n_points = positive_int(n_points, "n_points")
+    as_generator(rng)
     body = point_mass_properties(rng.uniform(0.1, 1.0, n_points), rng.normal(size=(n_points, 3)))
     return body.inertia_com
 

@@ -32,7 +32,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import (FloatArray, as_array, as_vector, mass_matrix_cholesky, nonnegative, one_of,
+from ._validation import (FloatArray, as_array, as_function, as_vector, mass_matrix_cholesky, nonnegative, one_of,
                           positive, positive_int)
 from .integrate import rk4_step
 from .errors import (
@@ -1021,8 +1021,8 @@ def constrained_acceleration(
     """
     qa = as_array(q, "q", (None,))
     v = as_vector(qd, "qd", qa.size)
-    M, f = dynamics(qa, v)
-    Phi, Jm, gamma = constraints(qa, v)
+    M, f = as_function(dynamics, "dynamics")(qa, v)
+    Phi, Jm, gamma = as_function(constraints, "constraints")(qa, v)
     if alpha or beta:
         gamma = baumgarte_rhs(gamma, Jm, v, Phi, alpha, beta)
     return kkt_solve(M, Jm, f, gamma).qdd
@@ -1079,6 +1079,7 @@ def simulate_constrained(
     >>> float(np.round(np.linalg.norm(q[-1]), 12))
     1.0
     """
+    as_function(dynamics, "dynamics"), as_function(constraints, "constraints")
     qa = as_array(q0, "q0", (None,))
     n = qa.size
     v = as_vector(qd0, "qd0", n)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import (FloatArray, as_array, as_symmetric, as_vector, in_range, mass_matrix_cholesky, one_of,
-                          positive, real_number)
+from ._validation import (FloatArray, as_array, as_rows, as_square, as_symmetric, as_vector, in_range,
+                          mass_matrix_cholesky, one_of, positive, positive_int, real_number)
 from .errors import (
     NonPositiveValueError,
     OutOfRangeError,
@@ -89,14 +89,7 @@ def mass_matrix_inverse(M: ArrayLike, name: str = "M") -> FloatArray:
 
 def _rows(G: ArrayLike, name: str, n: int) -> FloatArray:
     """A Jacobian-row block with ``n`` columns (a single row may be given as a vector)."""
-    arr = np.asarray(G, dtype=float)
-    if arr.ndim == 1:
-        arr = arr[None, :]
-    if arr.ndim != 2 or arr.shape[1] != n:
-        raise ShapeError(
-            f"{name} must have {n} columns (one per generalized velocity), got shape {np.shape(G)}"
-        )
-    return as_array(arr, name, (None, n))
+    return as_rows(G, name, n)
 
 
 def delassus(M: ArrayLike, G: ArrayLike) -> FloatArray:
@@ -222,7 +215,7 @@ def friction_directions(n_directions: int) -> FloatArray:
 
 
 def _directions(n_directions: int) -> int:
-    if int(n_directions) != n_directions or n_directions < 3:
+    if positive_int(n_directions, "n_directions") < 3:
         raise OutOfRangeError(
             f"n_directions (edges of the friction pyramid) must be an integer >= 3, got {n_directions!r}"
         )
@@ -254,9 +247,8 @@ def friction_rows(T1: ArrayLike, T2: ArrayLike, n_directions: int) -> FloatArray
            [-1.,  0.,  0.],
            [ 0., -1.,  0.]])
     """
-    T1_arr = np.atleast_2d(np.asarray(T1, dtype=float))
-    T1_mat = as_array(T1_arr, "T1", (None, None))
-    T2_mat = as_array(np.atleast_2d(np.asarray(T2, dtype=float)), "T2", T1_mat.shape)
+    T1_mat = as_rows(T1, "T1", np.shape(T1)[-1] if np.ndim(T1) else 0)
+    T2_mat = as_array(as_rows(T2, "T2", T1_mat.shape[1]), "T2", T1_mat.shape)
     d = friction_directions(n_directions)
     rows = d[None, :, 0:1] * T1_mat[:, None, :] + d[None, :, 1:2] * T2_mat[:, None, :]
     return rows.reshape(-1, T1_mat.shape[1])
@@ -476,10 +468,10 @@ class ImpactResult:
     energy_loss: float
 
 
-def _impact_inputs(M, N, v_minus, e):
+def _impact_inputs(M, N, v_minus, e, rows_name="N"):
     Minv = mass_matrix_inverse(M)
     n = Minv.shape[0]
-    N_mat = _rows(N, "N", n)
+    N_mat = _rows(N, rows_name, n)
     v = as_vector(v_minus, "v_minus", n)
     e_val = in_range(e, "the coefficient of restitution e", 0.0, 1.0)
     M_mat = np.linalg.inv(Minv)
@@ -519,7 +511,7 @@ def newton_impact(M: ArrayLike, n_row: ArrayLike, v_minus: ArrayLike, e: float) 
     >>> float(r.impulse[0]), np.round(r.v_plus, 6), round(r.energy_loss, 6)
     (9.0, array([1.5]), 6.75)
     """
-    M_mat, Minv, N_mat, v, e_val = _impact_inputs(M, n_row, v_minus, e)
+    M_mat, Minv, N_mat, v, e_val = _impact_inputs(M, n_row, v_minus, e, "n_row")
     if N_mat.shape[0] != 1:
         raise ShapeError(f"n_row must be a single Jacobian row, got {N_mat.shape[0]} rows; use impact_lcp")
     lam = effective_mass(M, N_mat[0])
@@ -547,7 +539,7 @@ def poisson_impact(M: ArrayLike, n_row: ArrayLike, v_minus: ArrayLike, e: float)
     >>> cc, cr, float(r.impulse[0])
     (6.0, 3.0, 9.0)
     """
-    M_mat, Minv, N_mat, v, e_val = _impact_inputs(M, n_row, v_minus, e)
+    M_mat, Minv, N_mat, v, e_val = _impact_inputs(M, n_row, v_minus, e, "n_row")
     if N_mat.shape[0] != 1:
         raise ShapeError(f"n_row must be a single Jacobian row, got {N_mat.shape[0]} rows")
     lam = effective_mass(M, N_mat[0])
@@ -633,10 +625,7 @@ def mujoco_regularizer(A: ArrayLike, impedance: float) -> FloatArray:
     >>> np.round(mujoco_regularizer(np.diag([2.0, 4.0]), 0.9), 6)
     array([0.222222, 0.444444])
     """
-    arr = np.asarray(A, dtype=float)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ShapeError(f"A must be a square matrix, got shape {arr.shape}")
-    A_mat = as_symmetric(arr, "A", arr.shape[0])
+    A_mat = as_symmetric(A, "A", as_square(A, "A").shape[0])
     d = in_range(impedance, "impedance d", 0.0, 1.0, low_open=True, high_open=True)
     return (1.0 - d) / d * np.diag(A_mat)
 

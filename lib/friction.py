@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, in_range, positive, real_number
-from .errors import OutOfRangeError, ShapeError
+from ._validation import FloatArray, as_array, in_range, positive, positive_int, real_number
+from .errors import OutOfRangeError
 
 __all__ = [
     "STANDARD_GRAVITY",
@@ -319,9 +319,7 @@ def cone_state(f_t: float, f_n: float, mu: float) -> ConeState:
 
 
 def _check_k(k: int) -> int:
-    if isinstance(k, bool) or not float(k).is_integer():
-        raise ShapeError(f"k (the number of pyramid edges) must be an integer, got {k!r}")
-    k = int(k)
+    k = positive_int(k, "k (the number of pyramid edges)")
     if k < 3:
         raise OutOfRangeError(f"k (the number of pyramid edges) must be at least 3, got {k}")
     return k
@@ -438,8 +436,6 @@ def pyramid_sampled_errors(k: int, n_directions: int = 7200) -> tuple[float, flo
     [0.07612, 0.082392]
     """
     k = _check_k(k)
-    if isinstance(n_directions, bool) or int(n_directions) != n_directions or n_directions < 1:
-        raise OutOfRangeError(f"n_directions must be a positive integer, got {n_directions!r}")
-    phi = np.linspace(0.0, 2.0 * np.pi, int(n_directions), endpoint=False)
+    phi = np.linspace(0.0, 2.0 * np.pi, positive_int(n_directions, "n_directions"), endpoint=False)
     _, inner, outer = pyramid_capacity(phi, 1.0, k)
     return float(np.max(1.0 - inner)), float(np.max(outer - 1.0))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_array, positive
+from ._validation import FloatArray, as_any_array, positive
 from .errors import NonPositiveValueError, OutOfRangeError
 
 __all__ = [
@@ -33,7 +33,7 @@ __all__ = [
 
 def _depths(R: float, delta: ArrayLike) -> tuple[float, FloatArray]:
     radius = positive(R, "radius R")
-    depth = as_array(np.asarray(delta, dtype=float), "penetration delta", [None] * np.ndim(delta))
+    depth = as_any_array(delta, "penetration delta")
     if np.any(depth < 0.0):
         raise OutOfRangeError(f"penetration delta must be >= 0 (0 is first touch), got {depth!r}")
     if np.any(depth > radius):
@@ -66,7 +66,7 @@ def sphere_pressure(E_h: float, R: float, r: ArrayLike) -> FloatArray:
     """
     E = positive(E_h, "hydroelastic modulus E_h")
     radius = positive(R, "radius R")
-    rr = as_array(np.asarray(r, dtype=float), "r", [None] * np.ndim(r))
+    rr = as_any_array(r, "r")
     if np.any(rr < 0.0) or np.any(rr > radius):
         raise OutOfRangeError(f"r must lie inside the sphere, 0 <= r <= R = {radius}, got {rr!r}")
     return E * (1.0 - rr / radius)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_matrix, as_symmetric, as_vector, positive
+from ._validation import FloatArray, as_array, as_square, as_symmetric, as_vector, positive
 from .errors import ConvergenceError, NonPositiveValueError, RayTerminationError, ShapeError
 
 __all__ = [
@@ -27,15 +27,10 @@ __all__ = [
 
 def _lcp_inputs(M: ArrayLike, q: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Validate ``q`` as a vector and ``M`` as a square matrix of matching size."""
-    q_arr = np.asarray(q, dtype=float) if not isinstance(q, np.ndarray) else q
-    if np.ndim(q_arr) != 1:
-        raise ShapeError(f"q must be a vector (1-D array), got shape {np.shape(q_arr)}")
-    n = int(np.shape(q_arr)[0])
-    q_vec = as_vector(q, "q", n)
-    M_arr = np.asarray(M, dtype=float)
-    if M_arr.ndim != 2 or M_arr.shape[0] != M_arr.shape[1]:
-        raise ShapeError(f"M must be a square matrix, got shape {M_arr.shape}")
-    M_mat = as_matrix(M, "M", n)
+    q_vec = as_array(q, "q", (None,))
+    M_mat = as_square(M, "M")
+    if M_mat.shape[0] != q_vec.size:
+        raise ShapeError(f"M must have shape ({q_vec.size}, {q_vec.size}) to match q, got shape {M_mat.shape}")
     return M_mat, q_vec
 
 
@@ -313,13 +308,8 @@ def projected_gauss_seidel(
     >>> np.round(projected_gauss_seidel([[2.0, 1.0], [1.0, 2.0]], [-5.0, -6.0]), 6)
     array([1.333333, 2.333333])
     """
-    if np.ndim(b) != 1:
-        raise ShapeError(f"b must be a vector (1-D array), got shape {np.shape(b)}")
-    b_vec = as_vector(b, "b", int(np.size(b)))
+    b_vec = as_array(b, "b", (None,))
     n = b_vec.size
-    A_arr = np.asarray(A, dtype=float)
-    if A_arr.ndim != 2 or A_arr.shape[0] != A_arr.shape[1]:
-        raise ShapeError(f"A must be a square matrix, got shape {A_arr.shape}")
     A_mat = as_symmetric(A, "A", n)
     diagonal = np.diag(A_mat)
     if np.any(diagonal <= 0.0):

@@ -294,7 +294,7 @@ def urdf_inertial_to_spatial_inertia(
     >>> print(np.round(G[:3, :3].diagonal(), 6), np.round(G[0, 4], 6))
     [0.04 0.04 0.01] -0.2
     """
-    return inertial_to_spatial_inertia(mass, xyz, rpy_to_rotation(rpy), inertia)
+    return inertial_to_spatial_inertia(mass, as_vector(xyz, "xyz", 3), rpy_to_rotation(rpy), inertia)
 
 
 def mjcf_fullinertia_to_matrix(fullinertia: ArrayLike) -> FloatArray:

@@ -17,8 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import beta as _beta
 
-from ._validation import FloatArray, as_array, nonnegative, positive
-from .errors import ConvergenceError, NonPositiveValueError, OutOfRangeError, ShapeError
+from ._validation import FloatArray, as_any_array, as_function, in_range, nonnegative, positive
+from .errors import ConvergenceError, ShapeError
 from .integrate import rk4_step
 
 __all__ = [
@@ -39,8 +39,12 @@ __all__ = [
 ]
 
 
+def _is_infinite(value) -> bool:
+    return isinstance(value, (int, float, np.floating)) and value == np.inf
+
+
 def _state(x: ArrayLike, name: str) -> FloatArray:
-    return as_array(np.asarray(x, dtype=float), name, [None] * np.ndim(x))
+    return as_any_array(x, name)
 
 
 def _state_pair(x: ArrayLike, xdot: ArrayLike) -> tuple[FloatArray, FloatArray]:
@@ -93,15 +97,11 @@ def hertz_stiffness(
     29.304
     """
     r1, e1 = positive(radius_1, "radius_1"), positive(youngs_1, "youngs_1")
-    r2 = float(radius_2)
-    e2 = float(youngs_2)
-    if not (r2 > 0.0) or np.isnan(r2):
-        raise NonPositiveValueError(f"radius_2 must be positive (inf for a plane), got {radius_2!r}")
-    if not (e2 > 0.0) or np.isnan(e2):
-        raise NonPositiveValueError(f"youngs_2 must be positive (inf for rigid), got {youngs_2!r}")
-    for value, name in ((poisson_1, "poisson_1"), (poisson_2, "poisson_2")):
-        if not 0.0 <= float(value) <= 0.5:
-            raise OutOfRangeError(f"{name} (Poisson's ratio) must lie in [0, 0.5], got {value!r}")
+    # an infinite radius is a plane, an infinite modulus a rigid body; any other value must be positive
+    r2 = np.inf if _is_infinite(radius_2) else positive(radius_2, "radius_2 (inf for a plane)")
+    e2 = np.inf if _is_infinite(youngs_2) else positive(youngs_2, "youngs_2 (inf for rigid)")
+    poisson_1, poisson_2 = (in_range(value, f"{name} (Poisson's ratio)", 0.0, 0.5)
+                            for value, name in ((poisson_1, "poisson_1"), (poisson_2, "poisson_2")))
     e_star = 1.0 / ((1.0 - poisson_1**2) / e1 + (1.0 - poisson_2**2) / e2)
     r_star = 1.0 / (1.0 / r1 + 1.0 / r2)
     return float(4.0 / 3.0 * e_star * np.sqrt(r_star))
@@ -393,6 +393,7 @@ def simulate_collision(
     >>> round(r.restitution, 6), round(r.contact_time, 6)           # pi sqrt(m/k) = 0.031416
     (1.0, 0.031416)
     """
+    as_function(force_law, "force_law")
     m, v, h = positive(mass, "mass"), positive(v0, "impact speed v0"), positive(dt, "dt")
     limit = 1e6 * h if max_time is None else positive(max_time, "max_time")
 

@@ -281,7 +281,7 @@ def transform_spatial_inertia(G_b: ArrayLike, T_ba: ArrayLike) -> FloatArray:
     [0.03 0.03 0.02]
     """
     g = as_spatial_inertia(G_b, "G_b")
-    adj = adjoint(T_ba)
+    adj = adjoint(as_transform(T_ba, "T_ba"))
     out = adj.T @ g @ adj
     return 0.5 * (out + out.T)
 
@@ -317,7 +317,7 @@ def transform_wrench(F_b: ArrayLike, T_ba: ArrayLike) -> FloatArray:
     [ 0. 10.  0.  0.  0. -10.]
     """
     f = as_vector(F_b, "F_b", 6)
-    return adjoint(T_ba).T @ f
+    return adjoint(as_transform(T_ba, "T_ba")).T @ f
 
 
 def spatial_momentum(G: ArrayLike, V: ArrayLike) -> FloatArray:

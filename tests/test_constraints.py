@@ -284,10 +284,13 @@ def test_bad_shapes():
         baumgarte_rhs([0.0], [[1.0]], [0.0], [0.0], -1.0, 1.0)
     with pytest.raises(ShapeError, match="distinct integers"):
         driving_constraints(np.zeros(3), [0, 0], [0, 0], [0, 0])
+    free = (lambda q, qd: (np.eye(1), np.zeros(1)), lambda q, qd: (np.zeros(1), np.ones((1, 1)), np.zeros(1)))
+    with pytest.raises(ShapeError, match="dynamics must be a function"):
+        simulate_constrained([1.0], [0.0], None, None, 0.1, 1)
     with pytest.raises(OutOfRangeError, match="stabilization"):
-        simulate_constrained([1.0], [0.0], None, None, 0.1, 1, stabilization="magic")
+        simulate_constrained([1.0], [0.0], *free, 0.1, 1, stabilization="magic")
     with pytest.raises(NonPositiveValueError, match="step"):
-        simulate_constrained([1.0], [0.0], None, None, -0.1, 1)
+        simulate_constrained([1.0], [0.0], *free, -0.1, 1)
     with pytest.raises(ShapeError, match="rows for"):
         virtual_work_torques(np.eye(3), np.zeros(3), [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], [0, 1], np.zeros(3))
 

@@ -75,7 +75,7 @@ def test_mass_matrix_bad_input(M, error, match):
 
 
 def test_delassus_rejects_wrong_columns():
-    with pytest.raises(ShapeError, match="3 columns"):
+    with pytest.raises(ShapeError, match=r"shape \(n, 3\)"):
         delassus(np.eye(3), np.ones((2, 2)))
 
 
@@ -128,7 +128,7 @@ def test_pyramid_capacity_matches_polygon_geometry(m_d):
 def test_friction_directions_bad_input():
     with pytest.raises(OutOfRangeError, match=">= 3"):
         friction_directions(2)
-    with pytest.raises(OutOfRangeError, match="integer"):
+    with pytest.raises(ShapeError, match="whole number"):  # not a count at all (a shape of the input)
         friction_directions(4.5)
 
 

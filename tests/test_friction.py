@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lib.errors import NonFiniteError, NonPositiveMassError, OutOfRangeError, ShapeError
+from lib.errors import NonFiniteError, NonPositiveMassError, NonPositiveValueError, OutOfRangeError, ShapeError
 from lib.friction import (
     cone_state,
     critical_angle,
@@ -245,7 +245,7 @@ def test_pyramid_rejects_bad_k(k, error):
 
 
 def test_pyramid_sampling_rejects_zero_directions():
-    with pytest.raises(OutOfRangeError, match="n_directions"):
+    with pytest.raises(NonPositiveValueError, match="n_directions must be at least 1"):
         pyramid_sampled_errors(4, 0)
 
 

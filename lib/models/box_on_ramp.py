@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import FloatArray, as_vector, in_range, nonnegative, positive
+from .._validation import FloatArray, as_array, as_vector, in_range, instance_of, nonnegative, positive, real_number
 from ..contact_lcp import effective_mass, free_velocity, solve_contact_lcp
 from ..contact_sim import critical_omega_dt
 from ..errors import ConvergenceError, OutOfRangeError
@@ -147,6 +147,7 @@ def mass_matrix(box: BoxOnRamp) -> FloatArray:
            [0.      , 1.      , 0.      ],
            [0.      , 0.      , 1.      ]])
     """
+    instance_of(box, BoxOnRamp, "box")
     return np.diag([box.inertia, box.mass, box.mass])
 
 
@@ -160,6 +161,7 @@ def gravity_force(box: BoxOnRamp) -> FloatArray:
     >>> np.round(gravity_force(box_on_ramp(0.2, 0.4, 1.0, np.pi / 6, 0.4, g=10.0)), 6)
     array([ 0.      , -5.      , -8.660254])
     """
+    instance_of(box, BoxOnRamp, "box")
     return box.mass * box.g * np.array([0.0, -math.sin(box.alpha), -math.cos(box.alpha)])
 
 
@@ -194,6 +196,7 @@ def corner_positions(box: BoxOnRamp, q: ArrayLike) -> FloatArray:
            [ 0.1,  0.4],
            [-0.1,  0.4]])
     """
+    instance_of(box, BoxOnRamp, "box")
     theta, x, y = as_vector(q, "q", 3)
     return _corner_offsets(box, theta) + np.array([x, y])
 
@@ -226,6 +229,7 @@ def contact_rows(box: BoxOnRamp, q: ArrayLike) -> tuple[FloatArray, FloatArray, 
     (array([[-0.1,  0. ,  1. ],
            [ 0.1,  0. ,  1. ]]), array([0. , 0. , 0.4, 0.4]))
     """
+    instance_of(box, BoxOnRamp, "box")
     theta, _, y = as_vector(q, "q", 3)
     return _rows(box, theta, y)
 
@@ -308,6 +312,7 @@ def slide_closed_form(box: BoxOnRamp, v0: float) -> SlideClosedForm:
     >>> round(cf.stop_time, 6), round(cf.stop_distance, 6), cf.sticks
     (0.157995, 0.078998, True)
     """
+    instance_of(box, BoxOnRamp, "box")
     speed = positive(v0, "v0")
     if tip_while_sliding(box):
         raise OutOfRangeError(
@@ -336,6 +341,7 @@ def tip_at_rest(box: BoxOnRamp) -> bool:
     >>> tip_at_rest(box_on_ramp(0.2, 0.4, 1.0, np.radians(30.0), 1.0))
     True
     """
+    instance_of(box, BoxOnRamp, "box")
     return bool(math.tan(box.alpha) * box.height > box.width)
 
 
@@ -350,6 +356,7 @@ def tip_while_sliding(box: BoxOnRamp) -> bool:
     >>> tip_while_sliding(box_on_ramp(0.2, 0.4, 1.0, 0.2, 0.4))
     False
     """
+    instance_of(box, BoxOnRamp, "box")
     return bool(box.mu * box.height > box.width)
 
 
@@ -364,6 +371,7 @@ def pivot_inertia(box: BoxOnRamp) -> float:
     >>> round(pivot_inertia(box_on_ramp(0.2, 0.4, 1.0, 0.2, 0.4)), 6)
     0.066667
     """
+    instance_of(box, BoxOnRamp, "box")
     inertia = box_inertia(box.mass, [box.width, box.height, _DEPTH])
     offset = [0.5 * box.width, 0.5 * box.height, 0.0]
     return float(parallel_axis(inertia, box.mass, offset)[2, 2])
@@ -395,6 +403,7 @@ def pivot_acceleration(box: BoxOnRamp, theta: ArrayLike = 0.0) -> FloatArray:
     >>> round(float(pivot_acceleration(box)), 6)
     1.971436
     """
+    instance_of(box, BoxOnRamp, "box")
     th = np.asarray(theta, dtype=float)
     half_w, half_h = 0.5 * box.width, 0.5 * box.height
     rx = half_w * np.cos(th) - half_h * np.sin(th)
@@ -425,12 +434,8 @@ def crossing_time(t: ArrayLike, signal: ArrayLike, level: float = 0.0) -> float:
     >>> crossing_time([0.0, 1.0, 2.0], [3.0, 1.0, -1.0])
     1.5
     """
-    times = np.asarray(t, dtype=float)
-    values = np.asarray(signal, dtype=float) - float(level)
-    if times.ndim != 1 or values.shape != times.shape:
-        raise OutOfRangeError(
-            f"t and signal must be 1-D arrays of equal length, got {times.shape} and {values.shape}"
-        )
+    times = as_array(t, "t", (None,))
+    values = as_array(signal, "signal", times.shape) - real_number(level, "level")
     start = np.sign(values[0])
     hits = np.flatnonzero(np.sign(values) != start) if start != 0.0 else np.array([0])
     if hits.size == 0:
@@ -476,10 +481,10 @@ class RampRun:
 
 
 def _start(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, dt: float,
-           t_end: float) -> tuple[FloatArray, FloatArray, float, int]:
+           t_end: float, step_name: str = "dt") -> tuple[FloatArray, FloatArray, float, int]:
     q = as_vector(q0, "q0", 3)
     v = as_vector(v0, "v0", 3)
-    step = positive(dt, "dt")
+    step = positive(dt, step_name)
     steps = int(math.ceil(positive(t_end, "t_end") / step - 1e-9))
     if steps > 200_000:
         raise OutOfRangeError(f"t_end / dt must be at most 2e5 steps, got {steps} steps")
@@ -496,6 +501,7 @@ def resting_state(box: BoxOnRamp, x: float = 0.0) -> FloatArray:
     >>> resting_state(box_on_ramp(0.2, 0.4, 1.0, 0.2, 0.4))
     array([0. , 0. , 0.2])
     """
+    instance_of(box, BoxOnRamp, "box")
     return np.array([0.0, float(x), 0.5 * box.height])
 
 
@@ -543,6 +549,7 @@ def simulate_lcp(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, dt: float,
     >>> round(float(run.v[-1, 1]), 6)           # 1 - 5 dt g (sin a + mu cos a)
     0.683535
     """
+    instance_of(box, BoxOnRamp, "box")
     q, v, step, steps = _start(box, q0, v0, dt, t_end)
     M = mass_matrix(box)
     force = gravity_force(box)
@@ -631,6 +638,7 @@ def simulate_penalty(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, dt: float, t_
     >>> round(float(run.v[-1, 1]), 3)
     0.684
     """
+    instance_of(box, BoxOnRamp, "box")
     q, v, step, steps = _start(box, q0, v0, dt, t_end)
     kk = positive(k, "k")
     z = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
@@ -691,6 +699,7 @@ def penalty_step_limit(box: BoxOnRamp, k: float, zeta: float, v_slip: float) -> 
     >>> [round(x * 1e3, 4) for x in penalty_step_limit(box, 2e5, 0.5, 1e-3)]   # ms
     [1.9544, 0.1552]
     """
+    instance_of(box, BoxOnRamp, "box")
     kk = positive(k, "k")
     z = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     slip = positive(v_slip, "v_slip")
@@ -720,6 +729,7 @@ def mujoco_xml(box: BoxOnRamp, timestep: float) -> str:
     >>> "timestep=\\"0.002\\"" in mujoco_xml(box_on_ramp(0.2, 0.4, 1.0, 0.2, 0.4), 0.002)
     True
     """
+    instance_of(box, BoxOnRamp, "box")
     step = positive(timestep, "timestep")
     gx, gz = -box.g * math.sin(box.alpha), -box.g * math.cos(box.alpha)
     return f"""<mujoco>
@@ -770,9 +780,10 @@ def simulate_mujoco(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, timestep: floa
     >>> round(float(run.q[-1, 1]), 2)        # closed form: 0.0790 m
     0.08
     """
+    instance_of(box, BoxOnRamp, "box")
     import mujoco
 
-    q, v, step, steps = _start(box, q0, v0, timestep, t_end)
+    q, v, step, steps = _start(box, q0, v0, timestep, t_end, "timestep")
     model = mujoco.MjModel.from_xml_string(mujoco_xml(box, step))
     data = mujoco.MjData(model)
     # book (theta, x, y) -> MuJoCo joints (x, z, theta); the body starts at z = hgt/2
