@@ -111,7 +111,7 @@ def test_every_row_is_written_whatever_the_names_and_answers(tmp_path, encoding)
     assert len([p for p in out.iterdir() if p.name.startswith("caf\\xe9.py~") and p.suffix == ".json"]) == 1
     # Progress was printed for every submission.
     stdout = proc.stdout.decode(encoding)
-    assert len(re.findall(r"^.+: [\d.]+ / 18", stdout, re.M)) == 5, stdout
+    assert len(re.findall(r"^.+: [\d.]+ / 29", stdout, re.M)) == 5, stdout
 
 
 def test_safe_text():
