@@ -11,38 +11,16 @@ import io
 import json
 import os
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import core, sandbox
-from .spec import chapter_names, load_chapter, load_solutions
+from .fileio import atomic_write
+from .report import Report
+from .spec import Chapter, chapter_names, load_chapter, load_solutions
 
 #: Exit status when at least one submission was not graded because of the grader (status ``error``).
 EXIT_GRADER_ERROR = 3
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and ``os.replace``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # A short temporary name: the final name may be as long as the file system allows.
-    fd, tmp = tempfile.mkstemp(prefix=".grader-", suffix=".tmp", dir=path.parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # like a normally created file, not mkstemp's 0600
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def list_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
@@ -75,24 +53,25 @@ def list_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
     return sorted(files, key=lambda p: p.relative_to(folder).parts)
 
 
-def _failed_report(path: Path, chapter, message: str) -> dict:
-    return core.scrub({
-        "submission": path.name, "student": path.stem, "chapter": chapter.name,
-        "grader_version": core.GRADER_VERSION, "status": "error", "score": 0.0,
-        "max_score": chapter.max_score, "messages": [message],
-        "exercises": [{"number": ex.number, "name": ex.name, "points": float(ex.points),
-                       "partial": ex.partial, "score": 0.0, "feedback": core.NOT_GRADED_ERROR, "cases": []}
-                      for ex in chapter.exercises],
-        "output": "",
-    })
+def _failed_report(path: Path, opts: core.GradeOptions, message: str, root=None) -> Report:
+    """The row of a submission the grader failed on (status ``error``, every exercise "not graded")."""
+    chapter = opts.chapter
+    report = core.new_report(path, chapter, opts.seed_used, root, status="error")
+    report["messages"].append(message)
+    report["exercises"] = [{"number": ex.number, "name": ex.name, "points": float(ex.points),
+                            "partial": ex.partial, "score": 0.0, "feedback": core.NOT_GRADED_ERROR, "cases": []}
+                           for ex in chapter.exercises]
+    return core.scrub(report)
 
 
-def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=None, root=None) -> list[dict]:
+def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=None, root=None) -> list[Report]:
     """Grade files concurrently (``jobs`` children at a time); one report per file, in order.
 
-    Nothing one submission contains stops the batch: every file gets a report.
+    Nothing one submission contains stops the batch: every file gets a report,
+    named (``submission``, ``student``) by its path inside ``root`` before it
+    is graded, so the progress lines and the gradebook name it alike.
     """
-    chapter = load_chapter(opts.chapter)
+    chapter = opts.chapter
     try:
         core.expected_cases(chapter, opts.solutions, opts.seed)  # once, before the workers start
     except Exception:
@@ -104,8 +83,8 @@ def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=
         except sandbox.SandboxUnavailable:
             raise
         except Exception as exc:  # the grader's own fault: still a row
-            rep = _failed_report(path, chapter, f"GRADER ERROR (not the student's fault, this is not a grade): "
-                                 f"{type(exc).__name__}: {exc}. Fix it and grade again.")
+            rep = _failed_report(path, opts, f"GRADER ERROR (not the student's fault, this is not a grade): "
+                                 f"{type(exc).__name__}: {exc}. Fix it and grade again.", root)
         if progress:
             try:
                 progress(rep)
@@ -140,7 +119,7 @@ def csv_text(value) -> str:
     return text.translate(_CONTROL)
 
 
-def gradebook_csv(reports: list[dict], chapter) -> str:
+def gradebook_csv(reports: list[Report], chapter: Chapter) -> str:
     """The gradebook: text cells neutralised (:func:`csv_text`), numeric cells plain numbers."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -155,20 +134,6 @@ def gradebook_csv(reports: list[dict], chapter) -> str:
                         + [f"{float(by_name[n]['score']):g}" if n in by_name else "0" for n in names]
                         + [csv_text(" | ".join(rep.get("messages", []))[:1000])])
     return buf.getvalue()
-
-
-def submission_identity(path: Path, root: Path | None) -> tuple[str, str]:
-    """The gradebook's ``submission`` and ``student`` for a file.
-
-    ``submission`` is the path relative to the graded folder, so that two
-    students' ``hw.ipynb`` in ``alice/`` and ``bob/`` stay apart; ``student``
-    is the first folder of that path (one folder per student, as LMS exports
-    lay them out) or, for files directly in the folder, the file's stem.
-    Names that are not UTF-8 are shown with ``\\xNN`` escapes (:func:`core.safe_text`).
-    """
-    rel = path.relative_to(root) if root else Path(path.name)
-    student = rel.parts[0] if len(rel.parts) > 1 else rel.stem
-    return core.safe_text(rel.as_posix()), core.safe_text(student)
 
 
 #: Longest report file name (bytes); file systems allow 255.
@@ -210,7 +175,8 @@ def _print(text: str, file=None) -> None:
         print(text.encode(enc, "backslashreplace").decode(enc, "replace"), file=file, flush=True)
 
 
-def main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     parser = argparse.ArgumentParser(
         prog="grade",
         description="Grade checkpoint-exercise submissions (.ipynb, .py, MyST .md) in a sandbox.",
@@ -232,8 +198,11 @@ def main(argv=None) -> int:
     parser.add_argument("--write-public", action="store_true",
                         help="regenerate grader/chapters/<chapter>_public.json from the solutions and exit")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
-    args = parser.parse_args(argv)
+    return parser
 
+
+def _chosen_chapter(parser: argparse.ArgumentParser, args) -> Chapter:
+    """The chapter of ``--chapter`` (the only one if there is one), loaded once for the whole run."""
     names = chapter_names()
     if not args.chapter:
         if len(names) == 1:
@@ -241,25 +210,29 @@ def main(argv=None) -> int:
         else:
             parser.error(f"--chapter is required (one of {', '.join(names)})")
     try:
-        chapter = load_chapter(args.chapter)
+        return load_chapter(args.chapter)
     except KeyError as exc:
         parser.error(str(exc))
 
+
+def _write_chapter_files(args, chapter: Chapter) -> bool:
+    """``--write-public`` or ``--gradescope-bundle``: write that file (True), else do nothing (False)."""
     if args.write_public:
         from .publicdata import write_public
 
         path = write_public(chapter, args.solutions)
-        print(f"wrote {path}")
-        return 0
-    if args.gradescope_bundle:
+    elif args.gradescope_bundle:
         from .gradescope import make_bundle
 
         path = make_bundle(chapter, args.gradescope_bundle, args.solutions, args.seed)
-        print(f"wrote {path}")
-        return 0
-    if not args.path:
-        parser.error("give a submission file or folder")
+    else:
+        return False
+    print(f"wrote {path}")
+    return True
 
+
+def _limits(args) -> sandbox.Limits:
+    """The sandbox limits, with ``--timeout``, ``--total-timeout`` and ``--memory-mb`` applied."""
     limits = sandbox.Limits()
     if args.timeout:
         limits.cell_timeout = limits.exercise_timeout = args.timeout
@@ -267,18 +240,69 @@ def main(argv=None) -> int:
         limits.total_timeout = args.total_timeout
     if args.memory_mb:
         limits.memory_mb = args.memory_mb
-    out = Path(args.out).resolve()
-    target = Path(args.path)
-    if not os.path.lexists(target):
-        parser.error(f"{target} does not exist")
-    opts = core.GradeOptions(chapter=chapter.name, solutions=args.solutions, seed=args.seed,
-                             sandbox=args.sandbox, limits=limits,
-                             hide=[str(out)] + [str(Path(h).resolve()) for h in args.hide])
+    return limits
+
+
+def _setup_problem(chapter: Chapter, args) -> str | None:
+    """Why grading cannot start here (no reference solutions, no sandbox), or None."""
     try:
         load_solutions(chapter.name, args.solutions)
         sandbox.detect_mode(args.sandbox)
     except (FileNotFoundError, sandbox.SandboxUnavailable) as exc:
-        print(f"grade: {exc}", file=sys.stderr)
+        return str(exc)
+    return None
+
+
+def _write_outputs(out: Path, paths: list[Path], reports: list[Report], root, chapter: Chapter, args) -> None:
+    """One JSON report per submission, the gradebook and (``--gradescope-results``) results.json."""
+    out.mkdir(parents=True, exist_ok=True)
+    for path, rep in zip(paths, reports):
+        atomic_write(out / _report_name(path, root), json.dumps(rep, indent=2, sort_keys=True) + "\n")
+    atomic_write(out / "gradebook.csv", gradebook_csv(reports, chapter))
+    if args.gradescope_results:
+        from .gradescope import results_json
+
+        atomic_write(Path(args.gradescope_results), json.dumps(results_json(reports[0]), indent=2) + "\n")
+
+
+def _summarize(reports: list[Report], chapter: Chapter, out: Path) -> int:
+    """Print the summary line (and grader errors on stderr); the exit status."""
+    total = sum(r["score"] for r in reports)
+    _print(f"graded {len(reports)} submission(s) of {chapter.name}; mean score "
+           f"{total / max(1, len(reports)):.4g} / {chapter.max_score:g}; wrote {out / 'gradebook.csv'}")
+    errors = [r for r in reports if r["status"] == "error"]
+    if not errors:
+        return 0
+    first = errors[0]
+    _print(f"grade: GRADER ERROR: {len(errors)} of {len(reports)} submission(s) were NOT graded "
+           f"(status 'error' in gradebook.csv; their 0 is not a grade). First: "
+           f"{core.printable(first['submission'])}: {core.printable((first['messages'] or ['?'])[0])}",
+           file=sys.stderr)
+    if first.get("error_detail"):
+        _print("grade: what the sandbox printed:\n"
+               + "\n".join(core.printable(line) for line in first["error_detail"].splitlines()),
+               file=sys.stderr)
+    return EXIT_GRADER_ERROR
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    chapter = _chosen_chapter(parser, args)
+    if _write_chapter_files(args, chapter):
+        return 0
+    if not args.path:
+        parser.error("give a submission file or folder")
+    out = Path(args.out).resolve()
+    target = Path(args.path)
+    if not os.path.lexists(target):
+        parser.error(f"{target} does not exist")
+    opts = core.GradeOptions(chapter=chapter, solutions=args.solutions, seed=args.seed,
+                             sandbox=args.sandbox, limits=_limits(args),
+                             hide=[str(out)] + [str(Path(h).resolve()) for h in args.hide])
+    problem = _setup_problem(chapter, args)
+    if problem:
+        print(f"grade: {problem}", file=sys.stderr)
         return 2
 
     root = target if target.is_dir() else None
@@ -293,31 +317,8 @@ def main(argv=None) -> int:
     except sandbox.SandboxUnavailable as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
-    out.mkdir(parents=True, exist_ok=True)
-    for path, rep in zip(paths, reports):
-        rep["submission"], rep["student"] = submission_identity(path, root)
-        atomic_write(out / _report_name(path, root), json.dumps(rep, indent=2, sort_keys=True) + "\n")
-    atomic_write(out / "gradebook.csv", gradebook_csv(reports, chapter))
-    if args.gradescope_results:
-        from .gradescope import results_json
-
-        atomic_write(Path(args.gradescope_results), json.dumps(results_json(reports[0]), indent=2) + "\n")
-    total = sum(r["score"] for r in reports)
-    _print(f"graded {len(reports)} submission(s) of {chapter.name}; mean score "
-           f"{total / max(1, len(reports)):.4g} / {chapter.max_score:g}; wrote {out / 'gradebook.csv'}")
-    errors = [r for r in reports if r["status"] == "error"]
-    if errors:
-        first = errors[0]
-        _print(f"grade: GRADER ERROR: {len(errors)} of {len(reports)} submission(s) were NOT graded "
-               f"(status 'error' in gradebook.csv; their 0 is not a grade). First: "
-               f"{core.printable(first['submission'])}: {core.printable((first['messages'] or ['?'])[0])}",
-               file=sys.stderr)
-        if first.get("error_detail"):
-            _print("grade: what the sandbox printed:\n"
-                   + "\n".join(core.printable(line) for line in first["error_detail"].splitlines()),
-                   file=sys.stderr)
-        return EXIT_GRADER_ERROR
-    return 0
+    _write_outputs(out, paths, reports, root, chapter, args)
+    return _summarize(reports, chapter, out)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,9 +18,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from . import compare as cmp
 from . import readers, runner, sandbox
+from .report import CaseEntry, ExerciseEntry, Report
 from .sandbox import Limits
 from .spec import Chapter, load_chapter, load_solutions, solutions_path
 
@@ -504,15 +506,68 @@ def expected_cases(chapter: Chapter, solutions=None, seed: int | None = None) ->
 
 @dataclass
 class GradeOptions:
-    chapter: str
+    """How to grade: the same for every submission of a batch.
+
+    ``chapter`` is the :class:`~grader.spec.Chapter` itself; a chapter *name*
+    is accepted for convenience and loaded here, once, so that nothing
+    downstream loads the chapter again.
+    """
+
+    chapter: Chapter
     solutions: str | None = None
     seed: int | None = None
     sandbox: str = "auto"
     limits: Limits = field(default_factory=Limits)
     hide: list = field(default_factory=list)   # extra paths hidden from the child
 
+    def __post_init__(self):
+        if isinstance(self.chapter, str):
+            self.chapter = load_chapter(self.chapter)
 
-def _hidden_paths(chapter: Chapter, opts: GradeOptions, submission: Path, root=None) -> list[str]:
+    @property
+    def seed_used(self) -> int:
+        """The seed of the hidden cases: ``seed``, or the chapter's."""
+        return self.chapter.seed if self.seed is None else int(self.seed)
+
+
+def submission_identity(path, root=None) -> tuple[str, str]:
+    """A submission's ``submission`` and ``student``, as the gradebook, the report and the progress line name it.
+
+    ``submission`` is the path relative to the graded folder ``root``, so that
+    two students' ``hw.ipynb`` in ``alice/`` and ``bob/`` stay apart; ``student``
+    is the first folder of that path (one folder per student, as LMS exports
+    lay them out) or, for files directly in the folder (or a single file
+    graded, ``root`` None), the file's stem.
+    Names that are not UTF-8 are shown with ``\\xNN`` escapes (:func:`safe_text`).
+    """
+    path = Path(path)
+    try:
+        rel = path.relative_to(root) if root is not None else Path(path.name)
+    except ValueError:  # not inside root (read_limited refuses it): named by the file alone
+        rel = Path(path.name)
+    student = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+    return safe_text(rel.as_posix()), safe_text(student)
+
+
+def new_report(path, chapter: Chapter, seed: int, root=None, status: str = "graded") -> Report:
+    """A report with no exercise graded yet; ``submission``/``student`` set here, once."""
+    submission, student = submission_identity(path, root)
+    return {
+        "submission": submission,
+        "student": student,
+        "chapter": chapter.name,
+        "grader_version": GRADER_VERSION,
+        "seed": seed,
+        "status": status,
+        "score": 0.0,
+        "max_score": chapter.max_score,
+        "exercises": [],
+        "messages": [],
+        "output": "",
+    }
+
+
+def _hidden_paths(opts: GradeOptions, submission: Path, root=None) -> list[str]:
     """What the child must not see. The same for every file of a batch: the graded folder
     (``root``) is hidden as a whole, never a folder found by resolving a submission's path."""
     from .spec import CHAPTERS_DIR, DEFAULT_SOLUTIONS_DIR, REPO_ROOT
@@ -520,7 +575,7 @@ def _hidden_paths(chapter: Chapter, opts: GradeOptions, submission: Path, root=N
     graded = Path(root).absolute() if root is not None else Path(submission).absolute().parent
     paths = {str(DEFAULT_SOLUTIONS_DIR), str(CHAPTERS_DIR), str(REPO_ROOT / "tests"),
              str(REPO_ROOT / ".git"), str(graded)}
-    sol = solutions_path(chapter.name, opts.solutions).resolve()
+    sol = solutions_path(opts.chapter.name, opts.solutions).resolve()
     paths.add(str(sol.parent))
     paths.update(str(Path(p).resolve()) for p in opts.hide)
     return sorted(paths)
@@ -583,55 +638,58 @@ def _crash_message(outcome: sandbox.ChildOutcome, what: str, limits: sandbox.Lim
             "os._exit, closing the grader's channel, or running out of memory?)")
 
 
-def grade_submission(path, opts: GradeOptions, root=None) -> dict:
-    """Grade one file; always returns a report dict (never raises for bad submissions).
+def grade_submission(path, opts: GradeOptions, root=None) -> Report:
+    """Grade one file; always returns a report (never raises for bad submissions).
 
     ``root``: the folder being graded (the file must lie inside it, behind no
-    symbolic link). Every string in the report is :func:`safe_text`.
+    symbolic link); the report names the file by its path inside ``root``
+    (:func:`submission_identity`). Every string in the report is :func:`safe_text`.
     """
     path = Path(path)
-    chapter = load_chapter(opts.chapter)
+    chapter = opts.chapter
     expected = expected_cases(chapter, opts.solutions, opts.seed)
-    report = {
-        "submission": path.name,
-        "student": path.stem,
-        "chapter": chapter.name,
-        "grader_version": GRADER_VERSION,
-        "seed": chapter.seed if opts.seed is None else int(opts.seed),
-        "status": "graded",
-        "score": 0.0,
-        "max_score": chapter.max_score,
-        "exercises": [],
-        "messages": [],
-        "output": "",
-    }
+    report = new_report(path, chapter, opts.seed_used, root)
+    cells, module = _read_for_grading(path, root, report)
     results: dict[int, dict] = {}
+    if cells is not None:
+        _run_submission(path, root, cells, module, expected, opts, report, results)
+    _score_all(chapter, expected, results, report)
+    return cast(Report, scrub(report))
+
+
+def _read_for_grading(path: Path, root, report: Report):
+    """The submission's code cells and module name, or ``(None, None)`` with the report ``unreadable``."""
     try:
         cells, module = read_submission(path, root)
     except SubmissionError as exc:
         report["status"] = "unreadable"
         report["messages"].append(f"The submission could not be read: {exc}")
-        cells, module = None, None
-
-    if cells is not None and not any(c[1].strip() for c in cells):
+        return None, None
+    if not any(c[1].strip() for c in cells):
         report["messages"].append("The submission has no code (no code cells found).")
-    if cells is not None:
-        mode = sandbox.detect_mode(opts.sandbox)
-        report["sandbox"] = mode
-        hide = _hidden_paths(chapter, opts, path, root)
-        descriptions = []
-        for k, ex in enumerate(chapter.exercises):
-            descriptions.append([k, ex.child_description([c.inputs for c in expected[ex.name]])])
-        timeouts = {k: ex.timeout for k, ex in enumerate(chapter.exercises) if ex.timeout}
-        _run_groups(chapter, cells, module, descriptions, opts, hide, results, report, timeouts)
+    return cells, module
 
+
+def _run_submission(path: Path, root, cells, module, expected, opts: GradeOptions, report: Report,
+                    results: dict) -> None:
+    """Run the cells and every exercise's cases in the sandbox; the children's results go into ``results``."""
+    chapter = opts.chapter
+    report["sandbox"] = sandbox.detect_mode(opts.sandbox)
+    hide = _hidden_paths(opts, path, root)
+    descriptions = [[k, ex.child_description([c.inputs for c in expected[ex.name]])]
+                    for k, ex in enumerate(chapter.exercises)]
+    timeouts = {k: ex.timeout for k, ex in enumerate(chapter.exercises) if ex.timeout}
+    _run_groups(chapter, cells, module, descriptions, opts, hide, results, report, timeouts)
+
+
+def _score_all(chapter: Chapter, expected, results: dict, report: Report) -> None:
+    """Score every exercise from the children's results (here, in the trusted process)."""
     total = 0.0
     for k, ex in enumerate(chapter.exercises):
         entry = _score_exercise(k, ex, expected[ex.name], results.get(k), report["status"])
         total += entry["score"]
         report["exercises"].append(entry)
     report["score"] = round(total, 4)
-    return scrub(report)
 
 
 class _Protocol:
@@ -783,82 +841,134 @@ def _run_groups(chapter, cells, module, descriptions, opts, hide, results, repor
                 results[k] = r["results"][j]
 
 
+BUDGET_USED = "not graded: the submission used up its total time budget"
+
+
+@dataclass
+class _Attempts:
+    """One group's runs of the child so far: where the next run starts and what it leaves out."""
+
+    cells: list                 # the non-blank code cells [[number, source, label], ...]
+    labels: dict                # cell number -> label, blank cells included
+    deadline: float             # time.monotonic() by which every run must have ended
+    start: int = 0              # the first exercise (index into the descriptions) not yet run
+    skip: dict = field(default_factory=dict)     # cell number -> why it is left out
+    outputs: list = field(default_factory=list)  # what the first runs printed (at most 3)
+    count: int = 0              # runs started
+    started_once: bool = False  # the runner has reported ``ready`` at least once
+
+
 def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None, with_lib=True):
+    """Run the child until every exercise has a result, restarting it after a crash.
+
+    A cell that crashes the child is skipped in the next run; an exercise that
+    crashes it gets its crash as result and the next run starts after it. The
+    total time budget and a bound on the number of runs end the loop.
+    """
     limits = opts.limits
-    timeouts = timeouts or {}
-    deadline = time.monotonic() + limits.total_timeout
-    skip: dict[int, str] = {}
-    labels = {c[0]: c[2] for c in cells}
-    # A blank cell defines nothing: not sent (its number stays in the feedback of the others).
-    cells = [c for c in cells if c[1].strip()]
-    start = 0
-    outputs = []
-    attempts = 0
-    started_once = False
-    while start < len(descriptions):
-        attempts += 1
-        if attempts > len(cells) + len(descriptions) + 2 or time.monotonic() >= deadline:
-            for k in range(start, len(descriptions)):
-                results.setdefault(k, {"error": "not graded: the submission used up its total time budget"})
+    attempts = _Attempts(cells=[c for c in cells if c[1].strip()],  # a blank cell defines nothing: not sent
+                         labels={c[0]: c[2] for c in cells},
+                         deadline=time.monotonic() + limits.total_timeout)
+    while attempts.start < len(descriptions):
+        attempts.count += 1
+        if _out_of_runs(attempts, len(descriptions)):
+            _fill_remaining(results, attempts.start, len(descriptions), BUDGET_USED)
             break
-        run_cells = [c for c in cells if c[0] not in skip]
-        payload = {"cells": run_cells, "exercises": descriptions[start:], "module": module}
-        protocol = _Protocol(run_cells, descriptions, start, limits, timeouts, labels, report, results)
-        outcome = sandbox.run_child(payload, mode=report["sandbox"], limits=limits, hide=hide, with_lib=with_lib,
-                                    deadline=deadline, on_event=protocol)
-        if outcome.output and len(outputs) < 3:
-            outputs.append(outcome.output)
-        if outcome.output_bytes > limits.output_kb * 1024:
-            note = (f"The submission printed {outcome.output_bytes} bytes; "
-                    f"only the first {limits.output_kb} KB were kept.")
-            if note not in report["messages"]:
-                report["messages"].append(note)
+        outcome = _run_once(attempts, module, descriptions, opts, hide, results, report, timeouts or {}, with_lib)
+        _keep_output(attempts, outcome, report, limits)
         if outcome.status == "done":
             break
-        started = "ready" in outcome.events
-        started_once = started_once or started
-        phase = outcome.phase
-        if phase[0] == "cell":
-            i = phase[1]
-            label = labels.get(i, f"cell {i}")
-            msg = _crash_message(outcome, label, limits)
-            skip[i] = msg
-            report["messages"].append(f"{_capital(label)} was skipped: {msg}.")
+        attempts.started_once = attempts.started_once or "ready" in outcome.events
+        if _skip_what_crashed(attempts, outcome, descriptions, results, report, limits):
             continue
-        if phase[0] == "exercise":
-            k = phase[1]
-            name = descriptions[k][1]["name"]
-            results.setdefault(k, {"error": _crash_message(outcome, f"`{name}`", limits)})
-            start = max(start, k + 1)
-            # Exercises the child finished before crashing keep their results.
-            while start in results:
-                start += 1
-            continue
-        if not started and not started_once and time.monotonic() < deadline:
-            # The runner never started: the sandbox or the environment is at
-            # fault, not the submission. Say so to the instructor.
-            report["status"] = "error"
-            report["messages"].append(grader_error_message(outcome, report.get("sandbox")))
-            report["error_detail"] = (outcome.detail or outcome.output or "")[-4000:]
-            for k in range(start, len(descriptions)):
-                results.setdefault(k, {"error": NOT_GRADED_ERROR})
-            break
-        # Crashed before running any cell (or out of total time): nothing more can be graded.
-        if time.monotonic() >= deadline:
-            msg = "not graded: the submission used up its total time budget"
-        else:
-            msg = _crash_message(outcome, "your code", limits)
-        for k in range(start, len(descriptions)):
-            results.setdefault(k, {"error": msg})
-        report["messages"].append(f"The submission could not be run: {msg}.")
+        _give_up(attempts, outcome, len(descriptions), results, report, limits)
         break
     # Results that arrived after the restart point (a child that finished some
-    # exercises before a later one crashed) are kept by the setdefault above.
-    report["output"] = "".join(outputs)[: limits.output_kb * 1024]
+    # exercises before a later one crashed) are kept by the setdefault of _fill_remaining.
+    report["output"] = "".join(attempts.outputs)[: limits.output_kb * 1024]
 
 
-def _score_exercise(k, ex, cases, result, status):
-    entry = {
+def _out_of_runs(attempts: _Attempts, n_exercises: int) -> bool:
+    """More runs than cells and exercises could need, or the total time is used up."""
+    return attempts.count > len(attempts.cells) + n_exercises + 2 or time.monotonic() >= attempts.deadline
+
+
+def _fill_remaining(results: dict, start: int, stop: int, error: str) -> None:
+    """Exercises ``start`` .. ``stop - 1`` without a result get ``error`` as theirs."""
+    for k in range(start, stop):
+        results.setdefault(k, {"error": error})
+
+
+def _run_once(attempts: _Attempts, module, descriptions, opts, hide, results, report, timeouts, with_lib):
+    """One run of the child: the cells not skipped, then the exercises from ``attempts.start`` on."""
+    run_cells = [c for c in attempts.cells if c[0] not in attempts.skip]
+    payload = {"cells": run_cells, "exercises": descriptions[attempts.start:], "module": module}
+    protocol = _Protocol(run_cells, descriptions, attempts.start, opts.limits, timeouts, attempts.labels,
+                         report, results)
+    return sandbox.run_child(payload, mode=report["sandbox"], limits=opts.limits, hide=hide, with_lib=with_lib,
+                             deadline=attempts.deadline, on_event=protocol)
+
+
+def _keep_output(attempts: _Attempts, outcome, report, limits) -> None:
+    """Keep what the run printed (the first three runs) and note output that was cut."""
+    if outcome.output and len(attempts.outputs) < 3:
+        attempts.outputs.append(outcome.output)
+    if outcome.output_bytes > limits.output_kb * 1024:
+        note = (f"The submission printed {outcome.output_bytes} bytes; "
+                f"only the first {limits.output_kb} KB were kept.")
+        if note not in report["messages"]:
+            report["messages"].append(note)
+
+
+def _skip_what_crashed(attempts: _Attempts, outcome, descriptions, results, report, limits) -> bool:
+    """After a crash in a cell or an exercise: leave it out of the next run (True), else False."""
+    phase = outcome.phase
+    if phase[0] == "cell":
+        i = phase[1]
+        label = attempts.labels.get(i, f"cell {i}")
+        msg = _crash_message(outcome, label, limits)
+        attempts.skip[i] = msg
+        report["messages"].append(f"{_capital(label)} was skipped: {msg}.")
+        return True
+    if phase[0] == "exercise":
+        k = phase[1]
+        name = descriptions[k][1]["name"]
+        results.setdefault(k, {"error": _crash_message(outcome, f"`{name}`", limits)})
+        attempts.start = max(attempts.start, k + 1)
+        # Exercises the child finished before crashing keep their results.
+        while attempts.start in results:
+            attempts.start += 1
+        return True
+    return False
+
+
+def _give_up(attempts: _Attempts, outcome, n_exercises: int, results, report, limits) -> None:
+    """The child ended before any cell or exercise: a grader error, or nothing more can be graded."""
+    if not attempts.started_once and time.monotonic() < attempts.deadline:
+        # The runner never started: the sandbox or the environment is at
+        # fault, not the submission. Say so to the instructor.
+        report["status"] = "error"
+        report["messages"].append(grader_error_message(outcome, report.get("sandbox")))
+        report["error_detail"] = (outcome.detail or outcome.output or "")[-4000:]
+        _fill_remaining(results, attempts.start, n_exercises, NOT_GRADED_ERROR)
+        return
+    # Crashed before running any cell (or out of total time): nothing more can be graded.
+    if time.monotonic() >= attempts.deadline:
+        msg = BUDGET_USED
+    else:
+        msg = _crash_message(outcome, "your code", limits)
+    _fill_remaining(results, attempts.start, n_exercises, msg)
+    report["messages"].append(f"The submission could not be run: {msg}.")
+
+
+def _failed_cases(cases, message: str) -> list[CaseEntry]:
+    """Every case failed with the same ``message`` (not run, or the exercise's error)."""
+    return [{"public": c.public, "passed": False, "message": message} for c in cases]
+
+
+def _score_exercise(k, ex, cases, result, status) -> ExerciseEntry:
+    """The report's entry for exercise ``ex``: its cases judged, its score and feedback."""
+    entry: ExerciseEntry = {
         "number": ex.number,
         "name": ex.name,
         "points": float(ex.points),
@@ -870,21 +980,21 @@ def _score_exercise(k, ex, cases, result, status):
     n = len(cases)
     if status == "error":
         entry["feedback"] = NOT_GRADED_ERROR
-        entry["cases"] = [{"public": c.public, "passed": False, "message": "not run"} for c in cases]
+        entry["cases"] = _failed_cases(cases, "not run")
         return entry
     if status == "unreadable" or result is None:
         entry["feedback"] = "not graded: the submission could not be read" if status == "unreadable" else "not graded"
-        entry["cases"] = [{"public": c.public, "passed": False, "message": "not run"} for c in cases]
+        entry["cases"] = _failed_cases(cases, "not run")
         return entry
     if "error" in result and result.get("cases") is None:
         msg = str(result["error"])[:600]
         entry["feedback"] = msg
-        entry["cases"] = [{"public": c.public, "passed": False, "message": msg} for c in cases]
+        entry["cases"] = _failed_cases(cases, msg)
         return entry
     got = result.get("cases")
     if not isinstance(got, list) or len(got) != n:
         entry["feedback"] = "the submission's process sent malformed results"
-        entry["cases"] = [{"public": c.public, "passed": False, "message": "malformed"} for c in cases]
+        entry["cases"] = _failed_cases(cases, "malformed")
         return entry
     passed = []
     hidden_i = 0
@@ -954,7 +1064,7 @@ def judge_case(ex, expected, inputs, value, public: bool):
     return cmp.compare(expected, value, rtol=ex.rtol, atol=ex.atol, public=public)
 
 
-def format_report(report: dict) -> str:
+def format_report(report: Report) -> str:
     """Human-readable feedback for one submission."""
     p = printable
     lines = [f"{p(report['submission'])}: {report['score']:g} / {report['max_score']:g}"

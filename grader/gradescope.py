@@ -22,6 +22,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from .report import Report
 from .spec import REPO_ROOT, Chapter, solutions_path
 
 
@@ -30,7 +31,7 @@ GRADER_FAILED = ("The autograder itself failed while grading your submission, so
                  "Nothing is wrong with your submission as far as we know: please tell your instructor.")
 
 
-def results_json(report: dict) -> dict:
+def results_json(report: Report) -> dict:
     """Gradescope's results.json for one graded submission.
 
     A report with status ``error`` (the grader's fault) shows only

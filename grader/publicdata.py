@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from .core import expected_cases
+from .fileio import atomic_write
 from .spec import Chapter
 
 
@@ -30,7 +31,5 @@ def render_public(chapter: Chapter, solutions=None) -> str:
 
 
 def write_public(chapter: Chapter, solutions=None):
-    from .cli import atomic_write
-
     atomic_write(chapter.public_file, render_public(chapter, solutions))
     return chapter.public_file

@@ -504,11 +504,53 @@ def _kill(proc, uid):
             pass
 
 
-def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> ChildOutcome:
-    # The results, plus room for the per-cell messages (a notebook of many cells is not "too much data").
-    cap = limits.result_mb * 1024 * 1024 + 512 * (len(payload.get("cells", ())) + len(payload.get("exercises", ())))
-    reader = _Reader(limits.output_kb * 1024, cap, token)
-    outcome = ChildOutcome()
+class _Channels:
+    """The child's two pipes, read without blocking: the result channel and its stdout+stderr."""
+
+    def __init__(self, rfd: int, out_fd: int):
+        self.sel = selectors.DefaultSelector()
+        os.set_blocking(rfd, False)
+        os.set_blocking(out_fd, False)
+        self.sel.register(rfd, selectors.EVENT_READ, "result")
+        self.sel.register(out_fd, selectors.EVENT_READ, "out")
+        self.open = 2
+
+    def read_ready(self, reader: _Reader, timeout: float, results: bool = True) -> tuple[list, bool]:
+        """Wait up to ``timeout`` s, then read one chunk from every pipe that has data.
+
+        Printed output goes to ``reader.feed_out``; result bytes to
+        ``reader.feed_result`` (dropped when ``results`` is False). A pipe at
+        its end is closed. Returns the select's events and whether the result
+        channel went over its cap (reading stops there).
+        """
+        events = self.sel.select(timeout=timeout)
+        for key, _ in events:
+            try:
+                chunk = os.read(key.fd, 65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                self.sel.unregister(key.fd)
+                self.open -= 1
+                continue
+            if key.data == "out":
+                reader.feed_out(chunk)
+            elif results and not reader.feed_result(chunk):
+                return events, True
+        return events, False
+
+    def drain_output(self, reader: _Reader, seconds: float) -> None:
+        """Read the last output of a child that has said ``done``, until its pipes close (at most ``seconds``)."""
+        end = time.monotonic() + seconds
+        while self.open > 0 and time.monotonic() < end:
+            self.read_ready(reader, 0.05, results=False)
+
+    def close(self) -> None:
+        self.sel.close()
+
+
+def _send_payload(proc, payload: dict) -> None:
+    """Write the payload to the child's stdin from a thread (a child that reads nothing cannot block us)."""
     data = json.dumps(payload).encode()
 
     def feed():
@@ -518,94 +560,88 @@ def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> C
         except (BrokenPipeError, OSError, ValueError):
             pass
 
-    writer = threading.Thread(target=feed, daemon=True)
-    writer.start()
-    sel = selectors.DefaultSelector()
-    os.set_blocking(rfd, False)
-    out_fd = proc.stdout.fileno()
-    os.set_blocking(out_fd, False)
-    sel.register(rfd, selectors.EVENT_READ, "result")
-    sel.register(out_fd, selectors.EVENT_READ, "out")
+    threading.Thread(target=feed, daemon=True).start()
+
+
+def _handle_messages(reader: _Reader, on_event, outcome: ChildOutcome, phase_deadline: float):
+    """Pass the complete messages to ``on_event``; ``(finished, phase deadline)``.
+
+    Finished when the child said ``done`` or broke the protocol (``outcome``
+    says which); the deadline is the one the last accepted message set.
+    """
+    pending, reader.lines = reader.lines, []
+    for msg in pending:
+        try:
+            if isinstance(msg, ProtocolError):
+                raise msg
+            phase, nxt = on_event(msg)
+        except ProtocolError as exc:
+            outcome.status = "protocol"
+            outcome.detail = str(exc)
+            return True, phase_deadline
+        outcome.events.append(msg.get("ev"))
+        outcome.phase = phase
+        if nxt is not None:
+            phase_deadline = nxt
+        if phase == ("done",):
+            outcome.status = "done"
+            return True, phase_deadline
+    return False, phase_deadline
+
+
+def _child_gone(proc, channels: _Channels, events: list) -> bool:
+    """The process ended (or closed every channel) and nothing is left to read in its pipes."""
+    if channels.open == 0 or (proc.poll() is not None and not events):
+        # The process may have written its last messages and exited after
+        # this round's select timed out: its data is then still in the
+        # pipes. Read on until they are empty before calling it a crash.
+        return not (channels.open and channels.sel.select(timeout=0))
+    return False
+
+
+def _follow_child(proc, channels: _Channels, reader: _Reader, limits: Limits, deadline: float, on_event,
+                  outcome: ChildOutcome) -> None:
+    """Read the child until it is done, breaks a rule or a limit, or ends; ``outcome.status`` says which."""
     phase_deadline = time.monotonic() + limits.startup_timeout
-    open_fds = 2
-    finished = False
+    while True:
+        now = time.monotonic()
+        limit = min(phase_deadline, deadline)
+        if now >= limit:
+            outcome.status = "timeout"
+            return
+        events, overflow = channels.read_ready(reader, min(0.2, limit - now))
+        if overflow:
+            outcome.status = "too_much_data"
+            return
+        finished, phase_deadline = _handle_messages(reader, on_event, outcome, phase_deadline)
+        if finished:
+            return
+        if _child_gone(proc, channels, events):
+            # The process ended (or closed every channel) without "done".
+            outcome.status = "crashed"
+            return
+
+
+def _drive(proc, rfd, payload, token, limits, deadline, on_event, kill_uid) -> ChildOutcome:
+    """Send the payload, follow the child's messages and output, then end it; how it ended."""
+    # The results, plus room for the per-cell messages (a notebook of many cells is not "too much data").
+    cap = limits.result_mb * 1024 * 1024 + 512 * (len(payload.get("cells", ())) + len(payload.get("exercises", ())))
+    reader = _Reader(limits.output_kb * 1024, cap, token)
+    outcome = ChildOutcome()
+    _send_payload(proc, payload)
+    channels = _Channels(rfd, proc.stdout.fileno())
     try:
-        while True:
-            now = time.monotonic()
-            limit = min(phase_deadline, deadline)
-            if now >= limit:
-                outcome.status = "timeout"
-                break
-            events = sel.select(timeout=min(0.2, limit - now))
-            for key, _ in events:
-                try:
-                    chunk = os.read(key.fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    sel.unregister(key.fd)
-                    open_fds -= 1
-                    continue
-                if key.data == "out":
-                    reader.feed_out(chunk)
-                elif not reader.feed_result(chunk):
-                    outcome.status = "too_much_data"
-                    finished = True
-                    break
-            if finished:
-                break
-            pending, reader.lines = reader.lines, []
-            for msg in pending:
-                try:
-                    if isinstance(msg, ProtocolError):
-                        raise msg
-                    phase, nxt = on_event(msg)
-                except ProtocolError as exc:
-                    outcome.status = "protocol"
-                    outcome.detail = str(exc)
-                    finished = True
-                    break
-                outcome.events.append(msg.get("ev"))
-                outcome.phase = phase
-                if nxt is not None:
-                    phase_deadline = nxt
-                if phase == ("done",):
-                    outcome.status = "done"
-                    finished = True
-                    break
-            if finished:
-                break
-            if open_fds == 0 or (proc.poll() is not None and not events):
-                # The process may have written its last messages and exited
-                # after this round's select timed out: its data is then still
-                # in the pipes. Read on until they are empty before calling it
-                # a crash.
-                if open_fds and sel.select(timeout=0):
-                    continue
-                # The process ended (or closed every channel) without "done".
-                outcome.status = "crashed"
-                break
+        _follow_child(proc, channels, reader, limits, deadline, on_event, outcome)
     finally:
         if outcome.status == "done":
             # The runner exits right after "done": collect its last output.
-            end = time.monotonic() + 2.0
-            while open_fds > 0 and time.monotonic() < end:
-                for key, _ in sel.select(timeout=0.05):
-                    try:
-                        chunk = os.read(key.fd, 65536)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        sel.unregister(key.fd)
-                        open_fds -= 1
-                    elif key.data == "out":
-                        reader.feed_out(chunk)
+            channels.drain_output(reader, 2.0)
         _kill(proc, kill_uid)
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
-        sel.close()
+        channels.close()
         os.close(rfd)
         proc.stdout.close()
     outcome.returncode = proc.returncode

@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 import grader.compare as cmp
-from grader import cli, core, inline, runner
+from grader import cli, core, fileio, inline, runner
 from grader.gradescope import make_bundle, results_json
 from grader.spec import load_chapter, load_solutions
 from lib.spatial import spatial_inertia
@@ -26,7 +26,7 @@ ref = load_solutions(CHAPTER)
 
 
 def _opts(**kw):
-    return core.GradeOptions(chapter=CHAPTER, limits=small_limits(), **kw)
+    return core.GradeOptions(chapter=load_chapter(CHAPTER), limits=small_limits(), **kw)
 
 
 # --------------------------------------------------------------------------
@@ -77,7 +77,7 @@ def test_regrading_gives_identical_reports(tmp_path):
 def test_gradebook_is_replaced_atomically(tmp_path):
     target = tmp_path / "gradebook.csv"
     target.write_text("old")
-    cli.atomic_write(target, "new\n")
+    fileio.atomic_write(target, "new\n")
     assert target.read_text() == "new\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gradebook.csv"]  # no temp files left
 
@@ -443,3 +443,193 @@ def test_a_sandbox_uid_is_never_shared_between_grader_processes() -> None:
     out = subprocess.run([sys.executable, "-c", probe, str(REPO), str(uid), str(uid)],
                          capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == "True", out  # released: free again
+
+
+# --------------------------------------------------------------------------
+# The data path: one Chapter, one name per submission, a typed report, no import loop
+# --------------------------------------------------------------------------
+
+def _check_typed(value, hint, where):
+    """``value`` has the type ``hint`` (a TypedDict of the report, a list of one, a Literal, a plain type)."""
+    import typing
+
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        assert value in typing.get_args(hint), (where, value)
+    elif origin in (list, typing.List):
+        assert isinstance(value, list), (where, value)
+        for i, item in enumerate(value):
+            _check_typed(item, typing.get_args(hint)[0], f"{where}[{i}]")
+    elif isinstance(hint, type) and issubclass(hint, dict):  # a TypedDict
+        assert isinstance(value, dict), (where, value)
+        keys = set(value)
+        assert hint.__required_keys__ <= keys, (where, sorted(hint.__required_keys__ - keys))
+        assert keys <= hint.__required_keys__ | hint.__optional_keys__, (where, sorted(keys - set(typing.get_type_hints(hint))))
+        for key, sub in typing.get_type_hints(hint).items():
+            if key in value:
+                _check_typed(value[key], sub, f"{where}.{key}")
+    elif hint is float:
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), (where, value)
+    else:
+        assert isinstance(value, hint) and (hint is bool or not isinstance(value, bool)), (where, value)
+
+
+def test_same_file_name_in_two_folders_is_told_apart_on_the_progress_lines(tmp_path, capsys, monkeypatch):
+    """The progress line and the report name a file as the gradebook does; the chapter is loaded once."""
+    from grader import spec
+    from grader.report import Report
+
+    folder = tmp_path / "subs"
+    (folder / "alice").mkdir(parents=True)
+    (folder / "bob").mkdir()
+    (folder / "alice" / "hw.py").write_text(SOLUTIONS_TEXT)
+    (folder / "bob" / "hw.py").write_text("x = 1\n")
+    (folder / "bob" / "notes.txt").write_text("not a submission type")
+    loads = []
+    real_load = spec.load_chapter
+
+    def counted(name):
+        loads.append(name)
+        return real_load(name)
+
+    for module in (spec, core, cli):
+        monkeypatch.setattr(module, "load_chapter", counted)
+    out = tmp_path / "grades"
+    assert cli.main([str(folder), "--chapter", CHAPTER, "--out", str(out), "--jobs", "2"]) == 0
+    assert loads == [CHAPTER]  # by the command line, once; every step after it gets the Chapter
+    printed = capsys.readouterr().out.splitlines()
+    heads = [line for line in printed if not line.startswith(" ")][:-1]  # the last line is the summary
+    assert sorted(heads) == ["alice/hw.py: 29 / 29", "bob/hw.py: 0 / 29", "bob/notes.txt: 0 / 29  [unreadable]"]
+    reports = {name: json.loads((out / name).read_text())
+               for name in ("alice__hw.py.json", "bob__hw.py.json", "bob__notes.txt.json")}
+    assert [(r["submission"], r["student"]) for r in reports.values()] == [
+        ("alice/hw.py", "alice"), ("bob/hw.py", "bob"), ("bob/notes.txt", "bob")]
+    # Every report, and the row of a grader failure, has the fields of the typed report and no others.
+    opts = core.GradeOptions(chapter=load_chapter(CHAPTER))
+    failed = cli._failed_report(folder / "bob" / "hw.py", opts, "GRADER ERROR: a test", folder)
+    assert (failed["submission"], failed["student"], failed["seed"]) == ("bob/hw.py", "bob", opts.chapter.seed)
+    for name, report in [*reports.items(), ("failed", failed)]:
+        _check_typed(report, Report, name)
+    assert "your_expression" in str(reports["alice__hw.py.json"]["exercises"])  # the optional field is checked too
+    assert "sandbox" in reports["bob__hw.py.json"] and "sandbox" not in reports["bob__notes.txt.json"]
+
+
+def test_grade_options_hold_the_chapter_itself():
+    chapter = load_chapter(CHAPTER)
+    assert core.GradeOptions(chapter=chapter).chapter is chapter
+    assert core.GradeOptions(chapter=CHAPTER).chapter is chapter  # a name is loaded once, here
+    assert core.GradeOptions(chapter=chapter).seed_used == chapter.seed
+    assert core.GradeOptions(chapter=chapter, seed=7).seed_used == 7
+    with pytest.raises(KeyError):
+        core.GradeOptions(chapter="no_such_chapter")
+
+
+def test_submission_identity_is_the_path_inside_the_graded_folder(tmp_path):
+    assert core.submission_identity(tmp_path / "alice" / "hw.py", tmp_path) == ("alice/hw.py", "alice")
+    assert core.submission_identity(tmp_path / "carol.py", tmp_path) == ("carol.py", "carol")
+    assert core.submission_identity(tmp_path / "alice" / "hw.py") == ("hw.py", "hw")  # one file graded
+    report = core.new_report(tmp_path / "bob" / "hw.py", load_chapter(CHAPTER), 5, tmp_path)
+    assert (report["submission"], report["student"], report["seed"]) == ("bob/hw.py", "bob", 5)
+
+
+def test_every_report_field_is_documented():
+    """Each field of the typed report has a ``#:`` comment in grader/report.py and a line in the README."""
+    import ast
+    import typing
+
+    from grader import report as report_module
+
+    source = (REPO / "grader" / "report.py").read_text()
+    lines = source.splitlines()
+    documented, bases = {}, {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            bases[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
+            for item in node.body:
+                if isinstance(item, ast.AnnAssign):
+                    above = lines[item.lineno - 2].strip()
+                    documented[(node.name, item.target.id)] = above.startswith("#:") and len(above) > 4
+    for cls in (report_module.Report, report_module.ExerciseEntry, report_module.CaseEntry):
+        owners = [cls.__name__, *bases[cls.__name__]]  # a TypedDict's optional fields come from its base
+        for name in typing.get_type_hints(cls):
+            assert any(documented.get((owner, name)) for owner in owners), \
+                f"{cls.__name__}.{name} has no #: comment in grader/report.py"
+    readme = (REPO / "grader" / "README.md").read_text()
+    section = readme.split("### Report fields", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    for cls in (report_module.Report, report_module.ExerciseEntry, report_module.CaseEntry):
+        for name in typing.get_type_hints(cls):
+            assert f"`{name}`" in section, f"README's 'Report fields' does not list `{name}`"
+
+
+def _grader_import_graph() -> dict:
+    """{module: grader modules it imports anywhere in its source (function bodies too)}, from the ast."""
+    import ast
+
+    base = REPO / "grader"
+    files = {("grader." + ".".join(p.relative_to(base).with_suffix("").parts)).replace(".__init__", ""): p
+             for p in base.rglob("*.py")}
+    graph = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    target = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                deps.add(target)
+                deps.update(f"{target}.{a.name}" for a in node.names)  # `from . import core`
+        parent = name.rsplit(".", 1)[0]
+        if parent in files and parent != "grader":
+            deps.add(parent)  # importing grader.chapters.x imports the package grader.chapters first
+        graph[name] = {d for d in deps if d in files and d != name and d != "grader"}
+    return graph
+
+
+#: Programs, not modules: they run when imported (``python -m grader``; the jail's source is run by the sandbox).
+SCRIPTS = {"grader.__main__", "grader._jail"}
+
+
+def test_grader_modules_import_without_a_cycle():
+    graph = _grader_import_graph()
+    assert {"grader.core", "grader.cli", "grader.publicdata", "grader.fileio", "grader.report"} <= set(graph)
+    assert "grader.cli" not in graph["grader.publicdata"] and "grader.fileio" in graph["grader.publicdata"]
+    order, state = [], {}
+
+    def visit(module, path):
+        if state.get(module) == "done":
+            return
+        assert state.get(module) != "open", "import loop: " + " -> ".join(path + [module])
+        state[module] = "open"
+        for dep in sorted(graph[module]):
+            visit(dep, path + [module])
+        state[module] = "done"
+        order.append(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    # In a fresh interpreter, importing the modules in that order (dependencies first) loads no
+    # grader module the graph above does not know of: the ast saw every import.
+    probe = (
+        "import importlib, json, sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "graph = json.loads(sys.argv[1])\n"
+        "seen = set()\n"
+        "for name in json.loads(sys.argv[2]):\n"
+        "    importlib.import_module(name)\n"
+        "    new = {m for m in sys.modules if m.startswith('grader.')} - seen - {name}\n"
+        "    assert new <= set(graph[name]) | {'grader'}, (name, sorted(new - set(graph[name])))\n"
+        "    seen |= new | {name}\n"
+        "print('ok', len(seen))\n"
+    )
+    closure = {}
+    for module in order:  # the transitive dependencies of each module
+        closure[module] = set(graph[module]).union(*(closure[d] for d in graph[module]))
+    proc = subprocess.run([sys.executable, "-c", probe, json.dumps({k: sorted(v) for k, v in closure.items()}),
+                           json.dumps([m for m in order if m not in SCRIPTS])],
+                          capture_output=True, text=True, timeout=300, cwd=str(REPO))
+    assert proc.returncode == 0 and proc.stdout.startswith("ok"), proc.stderr[-2000:]
