@@ -17,8 +17,9 @@ multipliers. The sign convention is the book's: the constraint force
 
 The routines here solve that system (full KKT, Schur complement, projection,
 null-space reduction), stabilise it (Baumgarte, mass-weighted projection),
-build planar pin-joint and driving constraints, and turn multipliers into
-actuator torques (virtual work). A rank-deficient ``J`` raises
+build driving constraints, and turn multipliers into actuator torques
+(virtual work). The planar pin joints of the chapter's mechanisms are built
+in :mod:`lib.models.planar_bodies`. A rank-deficient ``J`` raises
 :class:`lib.errors.SingularConstraintError` naming the condition number and
 the constraint rows involved; nothing is silently least-squared.
 
@@ -44,7 +45,6 @@ from .errors import (
 __all__ = [
     "MAX_CONDITION",
     "KKTSolution",
-    "PinJoint",
     "check_constraint_jacobian",
     "kkt_matrix",
     "kkt_solve",
@@ -56,7 +56,6 @@ __all__ = [
     "null_space_acceleration",
     "gauss_function",
     "constraint_power",
-    "planar_pin_joints",
     "driving_constraints",
     "baumgarte_rhs",
     "project_position",
@@ -89,24 +88,6 @@ class KKTSolution(NamedTuple):
     qdd: FloatArray
     lam: FloatArray
     G: FloatArray
-
-
-class PinJoint(NamedTuple):
-    """A planar pin (revolute) joint between two bodies, or a body and the ground.
-
-    - ``body_a``, ``body_b`` (int or None): body indices into the maximal
-      coordinates ``q = (x_0, y_0, phi_0, x_1, ...)``; ``None`` is the ground;
-    - ``r_a``, ``r_b`` (pairs of floats): the joint point in body coordinates
-      (m) of ``body_a`` / ``body_b``; for the ground, the joint point in world
-      coordinates.
-
-    Explained in :ref:`sec-cd-levels`.
-    """
-
-    body_a: int | None
-    r_a: Sequence[float]
-    body_b: int | None
-    r_b: Sequence[float]
 
 
 # ---------------------------------------------------------------------------
@@ -627,106 +608,6 @@ def constraint_power(J: ArrayLike, qd: ArrayLike, lam: ArrayLike) -> float:
 # ---------------------------------------------------------------------------
 # Building constraints
 # ---------------------------------------------------------------------------
-
-
-def planar_pin_joints(
-    q: ArrayLike, qd: ArrayLike, joints: Sequence[PinJoint]
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Position error, Jacobian and ``gamma`` of planar pin joints in maximal coordinates.
-
-    Each body ``k`` has coordinates ``(x_k, y_k, phi_k)`` (reference point in
-    the world frame, m; angle, rad). A pin joint between point ``r_a`` of body
-    ``a`` and point ``r_b`` of body ``b`` (body coordinates) contributes two rows
-
-    ``Phi = p_a + R_a r_a - p_b - R_b r_b``,
-    ``J = [I, R_a' r_a] (body a), -[I, R_b' r_b] (body b)``,
-    ``gamma = R_a r_a phid_a^2 - R_b r_b phid_b^2``,
-
-    with ``R' = dR/dphi``. A ground end (body ``None``) contributes the fixed
-    world point ``r`` to ``Phi`` and nothing to ``J`` or ``gamma``.
-    Explained in :ref:`sec-cd-levels`.
-
-    Parameters
-    ----------
-    q : array_like, shape (3 N,)
-        Maximal coordinates of ``N`` bodies (m, m, rad).
-    qd : array_like, shape (3 N,)
-        Their velocities (m/s, m/s, rad/s).
-    joints : sequence of PinJoint
-        The joints.
-
-    Returns
-    -------
-    Phi : numpy.ndarray, shape (2 J,)
-        Position error (m), world frame.
-    J : numpy.ndarray, shape (2 J, 3 N)
-        Jacobian ``dPhi/dq``.
-    gamma : numpy.ndarray, shape (2 J,)
-        Right-hand side of ``J qdd = gamma`` (m/s^2).
-
-    Raises
-    ------
-    ShapeError
-        If ``q`` is not a multiple of 3 long, a body index is out of range or a
-        joint connects the ground to itself.
-
-    Examples
-    --------
-    A rod of length 1 pinned at its end ``(-0.5, 0)`` to the world origin,
-    lying along x and spinning at 2 rad/s:
-
-    >>> Phi, J, gamma = planar_pin_joints([0.5, 0.0, 0.0], [0.0, 1.0, 2.0],
-    ...                                   [PinJoint(0, (-0.5, 0.0), None, (0.0, 0.0))])
-    >>> np.round(Phi, 6), np.round(J, 6), np.round(gamma, 6)
-    (array([0., 0.]), array([[ 1. ,  0. ,  0. ],
-           [ 0. ,  1. , -0.5]]), array([-2.,  0.]))
-    """
-    qa = as_array(q, "q", (None,))
-    if qa.size == 0 or qa.size % 3:
-        raise ShapeError(f"q must hold (x, y, phi) for each body, so its length must be a positive multiple of 3; got {qa.size}")
-    va = as_vector(qd, "qd", qa.size)
-    nb = qa.size // 3
-    if len(joints) == 0:
-        raise ShapeError("joints must list at least one PinJoint")
-    bodies = []
-    for j, joint in enumerate(joints):
-        if len(joint) != 4:
-            raise ShapeError(f"joints[{j}] must be a PinJoint(body_a, r_a, body_b, r_b), got {joint!r}")
-        for body in (joint[0], joint[2]):
-            if body is not None and (not isinstance(body, (int, np.integer)) or not 0 <= body < nb):
-                raise ShapeError(f"joints[{j}] body index must be None or an int in [0, {nb - 1}], got {body!r}")
-        if joint[0] is None and joint[2] is None:
-            raise ShapeError(f"joints[{j}] connects the ground to the ground")
-        bodies.append((joint[0], joint[2]))
-    try:
-        points = np.array([(joint[1], joint[3]) for joint in joints], dtype=float)
-    except (TypeError, ValueError):
-        raise ShapeError("every joint point r_a, r_b must be a pair of numbers (x, y)") from None
-    points = as_array(points, "the joint points", (len(joints), 2, 2))
-    Phi = np.zeros(2 * len(joints))
-    Jm = np.zeros((2 * len(joints), qa.size))
-    gamma = np.zeros(2 * len(joints))
-    cos, sin = np.cos(qa[2::3]), np.sin(qa[2::3])
-    for j, pair in enumerate(bodies):
-        for end, (body, sign) in enumerate(zip(pair, (1.0, -1.0))):
-            rx, ry = points[j, end]
-            if body is None:
-                Phi[2 * j] += sign * rx
-                Phi[2 * j + 1] += sign * ry
-                continue
-            c, s = cos[body], sin[body]
-            Rx, Ry = c * rx - s * ry, s * rx + c * ry
-            k = 3 * body
-            w2 = va[k + 2] ** 2
-            Phi[2 * j] += sign * (qa[k] + Rx)
-            Phi[2 * j + 1] += sign * (qa[k + 1] + Ry)
-            Jm[2 * j, k] += sign
-            Jm[2 * j + 1, k + 1] += sign
-            Jm[2 * j, k + 2] -= sign * Ry
-            Jm[2 * j + 1, k + 2] += sign * Rx
-            gamma[2 * j] += sign * Rx * w2
-            gamma[2 * j + 1] += sign * Ry * w2
-    return Phi, Jm, gamma
 
 
 def driving_constraints(

@@ -5,8 +5,9 @@ row per contact, normal velocity) and ``D`` (``m_d`` rows per contact, the
 velocity along the polyhedral friction directions). With the mass matrix
 ``M`` these give the Delassus operator ``G M^-1 G^T``, the time-stepping
 contact LCP with unknowns ``z = (c_n, beta, lambda)``, the impact LCP and the
-effective mass at a contact. Two small example systems (a box resting on four
-corners and a planar two-link arm) provide the chapter's worked results.
+effective mass at a contact. The chapter's two small example systems (a box
+resting on four corners, a planar two-link arm) are in
+:mod:`lib.models.box_on_corners` and :mod:`lib.models.planar_2r_arm`.
 Explained in chapter 3.12.
 """
 
@@ -26,9 +27,6 @@ from .errors import (
     SingularConstraintError,
 )
 from .lcp import lcp_residual, lemke, minimum_norm_lcp, projected_gauss_seidel
-from .inertia import box_inertia
-from .mechanisms import planar_chain_dynamics, planar_chain_tip
-from .spatial import spatial_inertia
 
 __all__ = [
     "mass_matrix_inverse",
@@ -46,8 +44,6 @@ __all__ = [
     "newton_impact",
     "poisson_impact",
     "mujoco_regularizer",
-    "box_on_corners",
-    "planar_2r_arm",
 ]
 
 _SOLVERS = ("lemke", "pgs", "minimum_norm")
@@ -630,94 +626,3 @@ def mujoco_regularizer(A: ArrayLike, impedance: float) -> FloatArray:
     return (1.0 - d) / d * np.diag(A_mat)
 
 
-def box_on_corners(
-    mass: float, half_extents: ArrayLike, com_offset: ArrayLike = (0.0, 0.0)
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """A box resting on its four bottom corners: mass matrix and normal Jacobian rows.
-
-    Generalized velocity ``(omega, v)`` of the centre of mass, world-aligned
-    (z up). The inertia is that of a uniform box about its centre; the centre
-    of mass may be shifted horizontally by ``com_offset`` (a weight inside the
-    box). Corner ``k`` sits at ``r_k = (+-a, +-b, -c) - (x_o, y_o, 0)`` from the
-    centre of mass, in the order (+,+), (-,+), (-,-), (+,-); its normal row is
-    ``[(r_k x e_z)^T, e_z^T]``. Explained in :ref:`sec-ci-box`.
-
-    Parameters
-    ----------
-    mass : float
-        Mass, kg.
-    half_extents : array_like, shape (3,)
-        Half edge lengths ``(a, b, c)``, m.
-    com_offset : array_like, shape (2,), optional
-        Horizontal offset of the centre of mass from the box centre, m.
-
-    Returns
-    -------
-    M : numpy.ndarray, shape (6, 6)
-    N : numpy.ndarray, shape (4, 6)
-    corners : numpy.ndarray, shape (4, 3)
-        Corner positions relative to the centre of mass, m.
-
-    Examples
-    --------
-    >>> M, N, r = box_on_corners(1.0, [0.2, 0.1, 0.05])
-    >>> int(np.linalg.matrix_rank(N))
-    3
-    """
-    m = positive(mass, "mass")
-    a, b, c = (positive(x, f"half_extents[{i}]") for i, x in enumerate(as_vector(half_extents, "half_extents", 3)))
-    off = as_vector(com_offset, "com_offset", 2)
-    if abs(off[0]) >= a or abs(off[1]) >= b:
-        raise OutOfRangeError(
-            f"com_offset {off!r} must keep the centre of mass above the support (|x| < {a}, |y| < {b})"
-        )
-    M = spatial_inertia(m, box_inertia(m, [2.0 * a, 2.0 * b, 2.0 * c]))  # (angular, linear) at the COM
-    signs = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=float)
-    corners = np.column_stack([signs[:, 0] * a - off[0], signs[:, 1] * b - off[1], np.full(4, -c)])
-    ez = np.array([0.0, 0.0, 1.0])
-    N = np.hstack([np.cross(corners, ez), np.tile(ez, (4, 1))])
-    return M, N, corners
-
-
-def planar_2r_arm(
-    q: ArrayLike, lengths: ArrayLike = (0.5, 0.5), masses: ArrayLike = (2.0, 2.0)
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Mass matrix, tip Jacobian and tip position of a planar two-link arm of uniform rods.
-
-    Joint 1 at the origin, both joints about ``z``; link ``i`` is a uniform
-    rod of length ``l_i`` and mass ``m_i`` (centre at ``l_i / 2``, inertia
-    ``m_i l_i^2 / 12``). Explained in :ref:`sec-ci-arm`.
-
-    Parameters
-    ----------
-    q : array_like, shape (2,)
-        Joint angles, rad (``q2`` relative to link 1).
-    lengths, masses : array_like, shape (2,)
-        Link lengths (m) and masses (kg).
-
-    Returns
-    -------
-    M : numpy.ndarray, shape (2, 2)
-        Mass matrix, kg m^2.
-    J : numpy.ndarray, shape (2, 2)
-        Tip velocity (x, y) in the base frame per joint rate, m/rad.
-    tip : numpy.ndarray, shape (2,)
-        Tip position in the base frame, m.
-
-    Examples
-    --------
-    >>> M, J, tip = planar_2r_arm([0.0, 0.0], [1.0, 1.0], [1.0, 1.0])
-    >>> np.round(M, 6)
-    array([[2.666667, 0.833333],
-           [0.833333, 0.333333]])
-    """
-    # The same uniform-rod chain as chapter 3.11's: one implementation.
-    q_arr = as_vector(q, "q", 2)
-    L = as_vector(lengths, "lengths", 2)
-    m = as_vector(masses, "masses", 2)
-    for name, values in (("lengths", L), ("masses", m)):
-        for i, value in enumerate(values):
-            positive(value, f"{name}[{i}]")
-    M, _ = planar_chain_dynamics(q_arr, np.zeros(2), L, m, gravity=0.0)
-    tip, J, _ = planar_chain_tip(q_arr, np.zeros(2), L)
-    return M, J, tip

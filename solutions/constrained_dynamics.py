@@ -157,7 +157,7 @@ def baumgarte_amplification(alpha, beta, h):
 
 
 # Exercise 3.11.9 ------------------------------------------------------------
-FIVEBAR = (0.1, 0.25, 0.3)  # base half-width a, proximal and distal lengths (lib.mechanisms.FIVEBAR_GEOMETRY)
+FIVEBAR = (0.1, 0.25, 0.3)  # base half-width a, proximal and distal lengths (lib.models.fivebar.FIVEBAR_GEOMETRY)
 
 
 def fivebar_hold_torques(p, F):

@@ -181,8 +181,8 @@ def rebound_ratio(k, zeta, mass, v0, dt):
 # Exercise CF.9 --------------------------------------------------------------
 def penalty_design(mass, h0, delta_limit, dt_min, e_lo, e_hi):
     """[k, zeta, dt]: zeta from the clipped restitution, k from the damped peak, both corrected
-    by simulating the design (lib.contact_sim.simulate_penalty_drop) a few times; dt = dt_min."""
-    from lib.contact_sim import simulate_penalty_drop
+    by simulating the design (lib.models.ball_drop.simulate_penalty_drop) a few times; dt = dt_min."""
+    from lib.models.ball_drop import simulate_penalty_drop
 
     def e_clip(z):
         return math.exp(-z * (math.pi - 2.0 * math.asin(z)) / math.sqrt(1.0 - z * z))

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from lib.constraints import (
-    PinJoint,
     actuated_velocity_map,
     baumgarte_rhs,
     check_constraint_jacobian,
@@ -20,7 +19,6 @@ from lib.constraints import (
     multiplier_torques,
     null_space_acceleration,
     null_space_basis,
-    planar_pin_joints,
     project_position,
     project_velocity,
     projection_acceleration,
@@ -134,34 +132,7 @@ def test_point_mass_on_line_closed_form():
     np.testing.assert_allclose(lam, [9.81], atol=1e-15)  # exact arithmetic up to one rounding
 
 
-# --- planar pin joints -----------------------------------------------------
-
-
-def test_pin_joint_jacobian_and_gamma_by_finite_differences():
-    rng = np.random.default_rng(RNG_SEED + 5)
-    joints = [
-        PinJoint(0, (-0.2, 0.05), None, (0.1, -0.3)),
-        PinJoint(0, (0.3, 0.0), 1, (-0.25, 0.1)),
-    ]
-    q, qd = rng.normal(size=6), rng.normal(size=6)
-    Phi, J, gamma = planar_pin_joints(q, qd, joints)
-    eps = 1e-6
-    J_fd = np.column_stack(
-        [(planar_pin_joints(q + eps * e, qd, joints)[0] - planar_pin_joints(q - eps * e, qd, joints)[0]) / (2 * eps) for e in np.eye(6)]
-    )
-    # Central differences: error O(eps^2) = 1e-12 times O(1) second derivatives.
-    np.testing.assert_allclose(J, J_fd, atol=1e-9)
-    # gamma = -Jdot qd: differentiate J qd along the motion q(t) = q + t qd.
-    Jdot_qd = (planar_pin_joints(q + eps * qd, qd, joints)[1] - planar_pin_joints(q - eps * qd, qd, joints)[1]) @ qd / (2 * eps)
-    np.testing.assert_allclose(gamma, -Jdot_qd, atol=1e-8)
-
-
-def test_pin_joint_of_body_to_ground_closed_form():
-    Phi, J, gamma = planar_pin_joints([0.5, 0.0, 0.0], [0.0, 1.0, 2.0], [PinJoint(0, (-0.5, 0.0), None, (0.0, 0.0))])
-    np.testing.assert_allclose(Phi, [0.0, 0.0], atol=1e-16)
-    np.testing.assert_allclose(J, [[1.0, 0.0, 0.0], [0.0, 1.0, -0.5]], atol=1e-16)
-    # gamma = R r phid^2 = (-0.5, 0) * 4
-    np.testing.assert_allclose(gamma, [-2.0, 0.0], atol=1e-15)
+# --- driving constraints ------------------------------------------------------
 
 
 def test_driving_constraints():
@@ -274,12 +245,6 @@ def test_bad_shapes():
         kkt_solve(np.eye(2), [[1.0, 0.0]], [0.0], [0.0])
     with pytest.raises(ShapeError, match="gamma must have shape"):
         kkt_solve(np.eye(2), [[1.0, 0.0]], [0.0, 0.0], [0.0, 1.0])
-    with pytest.raises(ShapeError, match="multiple of 3"):
-        planar_pin_joints([0.0, 0.0], [0.0, 0.0], [PinJoint(0, (0, 0), None, (0, 0))])
-    with pytest.raises(ShapeError, match="ground to the ground"):
-        planar_pin_joints(np.zeros(3), np.zeros(3), [PinJoint(None, (0, 0), None, (0, 0))])
-    with pytest.raises(ShapeError, match="body index"):
-        planar_pin_joints(np.zeros(3), np.zeros(3), [PinJoint(1, (0, 0), None, (0, 0))])
     with pytest.raises(NonPositiveValueError, match="alpha"):
         baumgarte_rhs([0.0], [[1.0]], [0.0], [0.0], -1.0, 1.0)
     with pytest.raises(ShapeError, match="distinct integers"):

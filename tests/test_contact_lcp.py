@@ -1,4 +1,4 @@
-"""Tests of lib.contact_lcp: Delassus operator, contact LCP, pyramid, impacts, example systems."""
+"""Tests of lib.contact_lcp: Delassus operator, contact LCP, pyramid, impacts."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 from lib.contact_lcp import (
     assemble_contact_lcp,
-    box_on_corners,
     delassus,
     effective_mass,
     free_velocity,
@@ -17,7 +16,6 @@ from lib.contact_lcp import (
     mass_matrix_inverse,
     mujoco_regularizer,
     newton_impact,
-    planar_2r_arm,
     poisson_impact,
     solve_contact_lcp,
 )
@@ -31,7 +29,6 @@ from lib.errors import (
     SingularConstraintError,
 )
 from lib.friction import pyramid_capacity
-from lib.lcp import lcp_residual, lemke, minimum_norm_lcp, projected_gauss_seidel
 
 G_ACC = 9.81
 
@@ -240,40 +237,7 @@ def test_contact_lcp_bad_input():
         assemble_contact_lcp(np.triu(np.ones((3, 3))), N, D, 0.5, [0.0], np.zeros(3), 0.01)
 
 
-# ----------------------------------------------------------------- box on four corners
-
-
-def test_box_corner_forces_nonunique_but_velocity_unique():
-    M, N, corners = box_on_corners(2.0, [0.2, 0.1, 0.05], com_offset=[0.05, 0.02])
-    A = delassus(M, N)
-    h = 1e-3
-    v_star = np.array([0, 0, 0, 0, 0, -G_ACC * h])
-    b = N @ v_star
-    sv = np.linalg.svd(A, compute_uv=False)
-    assert sv[-1] < 1e-14 * sv[0]  # rank 3: four contacts, three constrained motions
-    solutions = {
-        "lemke": lemke(A, b),
-        "pgs": projected_gauss_seidel(A, b, tol=1e-13),
-        "minimum_norm": minimum_norm_lcp(A, b),
-    }
-    Minv = np.linalg.inv(M)
-    for name, c in solutions.items():
-        assert lcp_residual(A, b, c) < 1e-12, name
-        # every solution supports the weight and leaves the box at rest (1e-12 m/s)
-        np.testing.assert_allclose(c.sum() / h, 2.0 * G_ACC, rtol=1e-9)
-        np.testing.assert_allclose(v_star + Minv @ N.T @ c, 0.0, atol=1e-12)
-    # ... yet the corner forces differ
-    assert np.max(np.abs(solutions["lemke"] - solutions["minimum_norm"])) > 1e-3 * h * 2 * G_ACC
-    # the least-norm solution lies in range(N M^-1 N^T) (orthogonal to its null space)
-    null = np.linalg.svd(A)[2][-1]
-    assert abs(null @ solutions["minimum_norm"]) < 1e-12
-
-
-def test_box_on_corners_bad_input():
-    with pytest.raises(OutOfRangeError, match="above the support"):
-        box_on_corners(1.0, [0.2, 0.1, 0.05], com_offset=[0.3, 0.0])
-    with pytest.raises(NonPositiveMassError, match="mass"):
-        box_on_corners(-1.0, [0.2, 0.1, 0.05])
+# ----------------------------------------------------------------- MuJoCo's regulariser
 
 
 def test_mujoco_regularizer():
@@ -355,45 +319,3 @@ def test_impact_bad_input():
         newton_impact(np.eye(2), np.eye(2), [-1.0, 0.0], 0.5)
     with pytest.raises(NotPositiveDefiniteError):
         newton_impact(-np.eye(1), [1.0], [-1.0], 0.5)
-
-
-# ----------------------------------------------------------------- 2R arm
-
-
-def test_planar_2r_arm_against_independent_computation():
-    rng = np.random.default_rng(4)
-    lengths, masses = np.array([0.5, 0.4]), np.array([2.0, 1.5])
-    for q in rng.uniform(-np.pi, np.pi, size=(30, 2)):
-        M, J, tip = planar_2r_arm(q, lengths, masses)
-        # Jacobian by central differences of the tip position (1e-7: step 1e-6, O(h^2)).
-        eps = 1e-6
-        fd = np.column_stack([
-            (planar_2r_arm(q + eps * np.eye(2)[i], lengths, masses)[2]
-             - planar_2r_arm(q - eps * np.eye(2)[i], lengths, masses)[2]) / (2 * eps)
-            for i in range(2)
-        ])
-        np.testing.assert_allclose(J, fd, atol=1e-8)
-        # Mass matrix from the centre-of-mass Jacobians plus rotational inertia.
-        q1, q12 = q[0], q[0] + q[1]
-        l1, l2 = lengths
-        Jc1 = np.array([[-l1 / 2 * np.sin(q1), 0.0], [l1 / 2 * np.cos(q1), 0.0]])
-        Jc2 = np.array([[-l1 * np.sin(q1) - l2 / 2 * np.sin(q12), -l2 / 2 * np.sin(q12)],
-                        [l1 * np.cos(q1) + l2 / 2 * np.cos(q12), l2 / 2 * np.cos(q12)]])
-        Mref = (masses[0] * Jc1.T @ Jc1 + masses[1] * Jc2.T @ Jc2
-                + masses[0] * l1**2 / 12 * np.outer([1, 0], [1, 0])
-                + masses[1] * l2**2 / 12 * np.outer([1, 1], [1, 1]))
-        # 1e-13: the same sums in another order.
-        np.testing.assert_allclose(M, Mref, rtol=1e-12, atol=1e-13)
-
-
-def test_arm_effective_mass_depends_on_direction():
-    M, J, tip = planar_2r_arm([0.0, np.radians(10.0)])
-    radial = tip / np.linalg.norm(tip)
-    tangential = np.array([-radial[1], radial[0]])
-    lam_r = effective_mass(M, radial @ J)
-    lam_t = effective_mass(M, tangential @ J)
-    assert lam_r > 5 * (2.0 + 2.0)  # near the stretched posture, radially: several times the arm's mass
-    assert lam_t < 1.0              # tangentially: well under 1 kg
-    # Lambda = (n^T Lambda_task^-1 n)^-1 with the task-space inertia J^-T M J^-1 (1e-10: round-off).
-    Lambda_task = np.linalg.inv(J @ np.linalg.solve(M, J.T))
-    np.testing.assert_allclose(lam_r, 1.0 / (radial @ np.linalg.inv(Lambda_task) @ radial), rtol=1e-10)

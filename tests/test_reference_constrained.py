@@ -1,4 +1,4 @@
-"""Cross-checks of lib.constraints and lib.mechanisms against SciPy, Pinocchio and MuJoCo.
+"""Cross-checks of lib.constraints and the 3.11 models (lib.models) against SciPy, Pinocchio and MuJoCo.
 
 Conventions converted here: Pinocchio and MuJoCo use 3-D models; the planar
 mechanisms become chains of revolute-z joints in the xy plane with gravity
@@ -24,22 +24,16 @@ from lib.constraints import (
     null_space_acceleration,
 )
 from lib.integrate import rk4
-from lib.mechanisms import (
-    FIVEBAR_ACTUATED,
-    FIVEBAR_GEOMETRY,
+from lib.models.fivebar import FIVEBAR_ACTUATED, FIVEBAR_GEOMETRY, fivebar_constraints, fivebar_dynamics, fivebar_motion
+from lib.models.fourbar import (
     FOURBAR_LENGTHS,
-    fivebar_constraints,
-    fivebar_dynamics,
-    fivebar_motion,
     fourbar_constraints,
     fourbar_dynamics,
     fourbar_independent_acceleration,
     fourbar_state,
-    pen_on_line,
-    planar_chain_dynamics,
-    stewart_geometry,
-    stewart_leg_forces,
 )
+from lib.models.planar_chain import pen_on_line, planar_chain_dynamics
+from lib.models.stewart_gough import stewart_geometry, stewart_leg_forces
 
 RNG_SEED = 1311
 DENSITY = 2.0

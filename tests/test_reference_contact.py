@@ -36,13 +36,7 @@ from pydrake.systems.framework import DiagramBuilder
 from scipy.integrate import quad, solve_ivp
 from scipy.optimize import nnls
 
-from lib.contact_lcp import (
-    box_on_corners,
-    delassus,
-    effective_mass,
-    newton_impact,
-    planar_2r_arm,
-)
+from lib.contact_lcp import delassus, effective_mass, newton_impact
 from lib.friction import pyramid_capacity
 from lib.hydroelastic import (
     DRAKE_TABLE_VERSION,
@@ -51,6 +45,8 @@ from lib.hydroelastic import (
     sphere_plane_force_quadrature,
 )
 from lib.lcp import lcp_residual, lemke, minimum_norm_lcp
+from lib.models.box_on_corners import box_on_corners
+from lib.models.planar_2r_arm import planar_2r_arm
 from lib.soft_contact import (
     contact_time_constant,
     hertz_contact_time,

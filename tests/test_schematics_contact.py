@@ -1,4 +1,4 @@
-"""Chapter 3.12's schematics are drawn from lib.contact_lcp's geometry."""
+"""Chapter 3.12's schematics are drawn from lib.models' geometry."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from lib import contact_lcp as cl  # noqa: E402
+from lib.models.box_on_corners import box_on_corners  # noqa: E402
+from lib.models.planar_2r_arm import planar_2r_arm  # noqa: E402
 from lib.schematics.contact import (  # noqa: E402
     arm_points,
     box_corner_points,
@@ -28,7 +30,7 @@ def _line(ax, gid):
                                           ((0.2, 0.15, 0.08), (-0.03, 0.04))])
 def test_box_corners_are_lib_corners(half, offset):
     side, top = draw_box_on_corners(half, offset, mu=0.5, n_d=4)
-    _, N, rel = cl.box_on_corners(2.0, half, offset)
+    _, N, rel = box_on_corners(2.0, half, offset)
     com = np.array([offset[0], offset[1], half[2]])
     corners = rel + com
     np.testing.assert_allclose(_line(top, "corners").get_xydata(), corners[:, :2], atol=1e-12)
@@ -60,7 +62,7 @@ def test_box_drawing_moves_with_a_changed_dimension():
 @pytest.mark.parametrize("normal", ["radial", "tangential"])
 def test_arm_joints_are_lib_kinematics(q, lengths, normal):
     ax = draw_arm_at_wall(q, lengths, normal)
-    _, _, tip = cl.planar_2r_arm(q, lengths)
+    _, _, tip = planar_2r_arm(q, lengths)
     elbow = lengths[0] * np.array([np.cos(q[0]), np.sin(q[0])])
     np.testing.assert_allclose(_line(ax, "arm").get_xydata(),
                                np.vstack([np.zeros(2), elbow, tip]), atol=1e-12)
@@ -81,7 +83,7 @@ def test_arm_drawing_moves_with_a_changed_length():
     a = arm_points((0.2, 0.9), (0.5, 0.5))
     b = arm_points((0.2, 0.9), (0.8, 0.5))
     np.testing.assert_allclose(b[1], 1.6 * a[1], atol=1e-12)
-    np.testing.assert_allclose(b[2], cl.planar_2r_arm((0.2, 0.9), (0.8, 0.5))[2], atol=1e-12)
+    np.testing.assert_allclose(b[2], planar_2r_arm((0.2, 0.9), (0.8, 0.5))[2], atol=1e-12)
 
 
 def test_bad_normal_is_rejected():

@@ -1,4 +1,4 @@
-"""The fingertip schematic is drawn from lib.fingertip's kinematics."""
+"""The fingertip schematic is drawn from lib.models.fingertip's kinematics."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from lib import fingertip  # noqa: E402
+from lib.models import fingertip  # noqa: E402
 from lib.schematics.fingertip import draw_fingertip_schematic  # noqa: E402
 
 

@@ -15,10 +15,10 @@ import numpy as np
 
 from grader.spec import ChoiceExercise, Chapter, ExpressionExercise, FunctionExercise
 from lib import constraints as lc
-from lib import mechanisms as lm
 from lib._validation import as_array, as_rotation, as_vector, positive, real_number
 from lib.constraints import check_constraint_jacobian
 from lib.contact_lcp import mass_matrix_inverse
+from lib.models import fivebar, stewart_gough
 
 
 def _spd(rng, n):
@@ -121,10 +121,10 @@ def _fivebar_case(rng, near_singular=False):
 
 def _valid_fivebar(c):
     as_vector(c["F"], "F", 2)
-    q = lm.fivebar_configuration(c["p"])  # raises if P is out of reach
-    _, J, _ = lm.fivebar_constraints(q, np.zeros(12))
-    lc.actuated_velocity_map(J, lm.FIVEBAR_ACTUATED)  # raises at a passive singularity
-    check_constraint_jacobian(np.vstack([J, np.eye(12)[list(lm.FIVEBAR_ACTUATED)]]), name="J_full")
+    q = fivebar.fivebar_configuration(c["p"])  # raises if P is out of reach
+    _, J, _ = fivebar.fivebar_constraints(q, np.zeros(12))
+    lc.actuated_velocity_map(J, fivebar.FIVEBAR_ACTUATED)  # raises at a passive singularity
+    check_constraint_jacobian(np.vstack([J, np.eye(12)[list(fivebar.FIVEBAR_ACTUATED)]]), name="J_full")
 
 
 # 3.11.10 --------------------------------------------------------------------
@@ -132,7 +132,7 @@ def _stewart_case(rng, geometry=None):
     if geometry is None:
         geometry = (float(rng.uniform(0.25, 0.35)), float(rng.uniform(0.1, 0.2)),
                     float(np.deg2rad(rng.uniform(15.0, 40.0))), float(np.deg2rad(rng.uniform(80.0, 110.0))))
-    base, plat = lm.stewart_geometry(*geometry)
+    base, plat = stewart_gough.stewart_geometry(*geometry)
     angles = rng.uniform(-0.15, 0.15, 3)
     R = _rot("z", angles[0]) @ _rot("y", angles[1]) @ _rot("x", angles[2])
     return {"position": [float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03)),
@@ -141,7 +141,7 @@ def _stewart_case(rng, geometry=None):
             "force": rng.uniform(-20.0, 20.0, 3), "point": rng.uniform(-0.1, 0.1, 3)}
 
 
-#: the chapter's platform (the defaults of lib.mechanisms.stewart_geometry)
+#: the chapter's platform (the defaults of lib.models.stewart_gough.stewart_geometry)
 _CHAPTER_STEWART = (0.3, 0.15, float(np.deg2rad(20.0)), float(np.deg2rad(100.0)))
 
 
@@ -153,7 +153,7 @@ def _valid_stewart(c):
     as_vector(c["point"], "point", 3)
     positive(c["mass"], "mass")
     # lib refuses a (nearly) singular leg-wrench matrix; the cases stay well conditioned
-    lm.stewart_leg_forces(c["position"], c["rotation"], c["base"], c["platform"], c["mass"], np.eye(3),
+    stewart_gough.stewart_leg_forces(c["position"], c["rotation"], c["base"], c["platform"], c["mass"], np.eye(3),
                           max_condition=1e3)
 
 
@@ -283,11 +283,11 @@ CHAPTER = Chapter(
             title="Leg forces of a Stewart-Gough platform under a payload force (without lib)",
             args=("position", "rotation", "base", "platform", "mass", "force", "point"),
             public=[
-                {"position": [0.0, 0.0, 0.4], "rotation": np.eye(3), "base": lm.stewart_geometry()[0],
-                 "platform": lm.stewart_geometry()[1], "mass": 2.0, "force": [0.0, 0.0, -10.0],
+                {"position": [0.0, 0.0, 0.4], "rotation": np.eye(3), "base": stewart_gough.stewart_geometry()[0],
+                 "platform": stewart_gough.stewart_geometry()[1], "mass": 2.0, "force": [0.0, 0.0, -10.0],
                  "point": [0.0, 0.0, 0.0]},
                 {"position": [0.02, -0.01, 0.42], "rotation": _rot("z", 0.1) @ _rot("x", 0.05),
-                 "base": lm.stewart_geometry()[0], "platform": lm.stewart_geometry()[1], "mass": 2.0,
+                 "base": stewart_gough.stewart_geometry()[0], "platform": stewart_gough.stewart_geometry()[1], "mass": 2.0,
                  "force": [5.0, 0.0, -10.0], "point": [0.1, 0.0, -0.05]},
             ],
             hidden=lambda rng: [_stewart_case(rng, _CHAPTER_STEWART)]

@@ -180,7 +180,7 @@ def _design_case(rng):
 
 def simulate_design(c, k, zeta, dt):
     """The trusted simulation of a design (also what the statement tells the student to run)."""
-    from lib.contact_sim import simulate_penalty_drop
+    from lib.models.ball_drop import simulate_penalty_drop
 
     t_end = math.sqrt(2.0 * c["h0"] / G) + 20.0 / math.sqrt(k / c["mass"]) + 0.01
     return simulate_penalty_drop(k, dt, zeta, mass=c["mass"], h0=c["h0"], t_end=t_end)

@@ -1,9 +1,9 @@
 """Schematics of chapter 3.12's contact examples: the box on its corners and the 2R arm at a wall.
 
 Every point is computed by the routines the chapter simulates with
-(:func:`lib.contact_lcp.box_on_corners`, :func:`lib.contact_lcp.planar_2r_arm`,
+(:func:`lib.models.box_on_corners.box_on_corners`, :func:`lib.models.planar_2r_arm.planar_2r_arm`,
 :func:`lib.contact_lcp.friction_directions` and
-:func:`lib.mechanisms.planar_chain_tip`), so a changed dimension, offset or
+:func:`lib.models.planar_chain.planar_chain_tip`), so a changed dimension, offset or
 posture changes the drawing. Lines carry a ``gid`` (``"box"``, ``"corners"``,
 ``"com"``, ``"normal-k"``, ``"friction-k-i"``, ``"arm"``, ``"wall"``,
 ``"wall-normal"``, ``"wall-tangent"``) so that tests can read their data.
@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..contact_lcp import box_on_corners, friction_directions, planar_2r_arm
-from ..mechanisms import planar_chain_tip
+from ..contact_lcp import friction_directions
+from ..models.box_on_corners import box_on_corners
+from ..models.planar_2r_arm import planar_2r_arm
+from ..models.planar_chain import planar_chain_tip
 from . import JOINT_SIZE, LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
 __all__ = ["box_corner_points", "draw_box_on_corners", "arm_points", "draw_arm_at_wall"]
@@ -27,7 +29,7 @@ def box_corner_points(half_extents: ArrayLike, com_offset: ArrayLike = (0.0, 0.0
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Bottom corners and centre of mass of the box in floor coordinates, m.
 
-    The corners are those of :func:`lib.contact_lcp.box_on_corners` (relative
+    The corners are those of :func:`lib.models.box_on_corners.box_on_corners` (relative
     to the centre of mass), moved so that the floor is ``z = 0`` and the box
     centre is above the origin. Explained in :ref:`sec-ci-box`.
 
@@ -133,8 +135,8 @@ def arm_points(q: ArrayLike, lengths: ArrayLike = (0.5, 0.5)) -> np.ndarray:
     """Base, elbow and tip of the planar 2R arm, m (rows).
 
     The elbow is the tip of the one-link chain of
-    :func:`lib.mechanisms.planar_chain_tip`, the tip that of
-    :func:`lib.contact_lcp.planar_2r_arm`. Explained in :ref:`sec-ci-arm`.
+    :func:`lib.models.planar_chain.planar_chain_tip`, the tip that of
+    :func:`lib.models.planar_2r_arm.planar_2r_arm`. Explained in :ref:`sec-ci-arm`.
 
     Examples
     --------

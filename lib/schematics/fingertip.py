@@ -1,6 +1,6 @@
 """Schematic of the two-link finger pressing on a table.
 
-Every point is computed by :mod:`lib.fingertip` (the inverse and forward
+Every point is computed by :mod:`lib.models.fingertip` (the inverse and forward
 kinematics the lesson's force analysis uses), so changing a link length, the
 shoulder height or the fingertip position changes the drawing.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import fingertip
+from ..models import fingertip
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
 __all__ = ["draw_fingertip_schematic"]
@@ -23,9 +23,9 @@ def draw_fingertip_schematic(x_tip: float = 0.3, elbow: str = "up", mu: float = 
                              ax: Any = None, *, cone_length: float | None = None) -> Any:
     """Draw the planar finger, its contact with the table and the friction cone.
 
-    The joint angles come from :func:`lib.fingertip.two_link_ik` and the
+    The joint angles come from :func:`lib.models.fingertip.two_link_ik` and the
     shoulder, elbow and fingertip positions from
-    :func:`lib.fingertip.two_link_points`. The drawing shows the links, the
+    :func:`lib.models.fingertip.two_link_points`. The drawing shows the links, the
     two actuated joints, the contact point, the unit normal of the table
     (up, into the finger) and the friction cone of half-angle ``arctan(mu)``
     around it. Explained in :ref:`sec-cf-fingertip`.

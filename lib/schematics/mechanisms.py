@@ -1,6 +1,6 @@
 """Schematics of the closed-chain models of chapter 3.11.
 
-Every point is computed from the same :mod:`lib.mechanisms` routines the
+Every point is computed from the same :mod:`lib.models` routines the
 chapter simulates (``fourbar_configuration``/``fourbar_joints``,
 ``fivebar_configuration``/``fivebar_joints``, ``planar_chain_tip``,
 ``stewart_geometry``/``stewart_wrench_matrix``), so a changed dimension
@@ -19,9 +19,9 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .. import mechanisms as lm
 from .._validation import as_array, as_rotation, as_vector
-from ..constraints import PinJoint
+from ..models import fivebar, fourbar, planar_chain
+from ..models.planar_bodies import PinJoint
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
 __all__ = [
@@ -55,8 +55,8 @@ def rod_ends(q: ArrayLike, lengths: ArrayLike) -> np.ndarray:
     """End points of planar rods in maximal coordinates.
 
     Body ``k`` has coordinates ``q[3k:3k+3] = (x, y, phi)`` of its middle; its
-    body ``x`` axis runs along the rod, as in :func:`lib.mechanisms.fourbar_joints`
-    and :func:`lib.mechanisms.fivebar_joints`.
+    body ``x`` axis runs along the rod, as in :func:`lib.models.fourbar.fourbar_joints`
+    and :func:`lib.models.fivebar.fivebar_joints`.
     Explained in :ref:`sec-cd-fourbar`.
 
     Parameters
@@ -112,7 +112,7 @@ def chain_points(q: ArrayLike, lengths: ArrayLike) -> np.ndarray:
     """Base, joint and tip positions (m) of a planar serial chain.
 
     Point ``k`` is the tip of the first ``k`` links, computed with
-    :func:`lib.mechanisms.planar_chain_tip`; point 0 is the base at the origin.
+    :func:`lib.models.planar_chain.planar_chain_tip`; point 0 is the base at the origin.
     Explained in :ref:`sec-cd-equivalence`.
 
     Parameters
@@ -130,7 +130,7 @@ def chain_points(q: ArrayLike, lengths: ArrayLike) -> np.ndarray:
     qa = as_vector(q, "q", L.size)
     pts = [np.zeros(2)]
     for k in range(1, L.size + 1):
-        pts.append(lm.planar_chain_tip(qa[:k], np.zeros(k), L[:k])[0])
+        pts.append(planar_chain.planar_chain_tip(qa[:k], np.zeros(k), L[:k])[0])
     return np.array(pts)
 
 
@@ -139,8 +139,8 @@ def stewart_points(position: ArrayLike, rotation: ArrayLike, base: ArrayLike,
     """Base and platform attachment points (m, world frame) of a Stewart-Gough platform.
 
     The platform points are ``p + R r_i`` with ``r_i`` from
-    :func:`lib.mechanisms.stewart_geometry`, the points whose leg directions
-    :func:`lib.mechanisms.stewart_wrench_matrix` uses.
+    :func:`lib.models.stewart_gough.stewart_geometry`, the points whose leg directions
+    :func:`lib.models.stewart_gough.stewart_wrench_matrix` uses.
     Explained in :ref:`sec-cd-stewart`.
 
     Parameters
@@ -168,12 +168,12 @@ def _rod(ax: Any, ends: np.ndarray, gid: str, color: str = STYLE["link"]) -> Non
             solid_capstyle="round", gid=gid, zorder=3)
 
 
-def draw_fourbar(theta: float, lengths: ArrayLike = lm.FOURBAR_LENGTHS, ax: Any = None,
+def draw_fourbar(theta: float, lengths: ArrayLike = fourbar.FOURBAR_LENGTHS, ax: Any = None,
                  *, labels: bool = True) -> Any:
     """Draw the four-bar of chapter 3.11 at crank angle ``theta`` (rad).
 
-    The configuration comes from :func:`lib.mechanisms.fourbar_configuration`
-    and the joints from :func:`lib.mechanisms.fourbar_joints`, both with
+    The configuration comes from :func:`lib.models.fourbar.fourbar_configuration`
+    and the joints from :func:`lib.models.fourbar.fourbar_joints`, both with
     ``lengths`` (ground, crank, coupler, rocker; m).
     Explained in :ref:`sec-cd-fourbar`.
 
@@ -185,8 +185,8 @@ def draw_fourbar(theta: float, lengths: ArrayLike = lm.FOURBAR_LENGTHS, ax: Any 
     """
     ax = _axes(ax)
     L = np.asarray(lengths, dtype=float)
-    q = lm.fourbar_configuration(theta, L)
-    joints = lm.fourbar_joints(L)
+    q = fourbar.fourbar_configuration(theta, L)
+    joints = fourbar.fourbar_joints(L)
     ends = rod_ends(q, L[1:])
     pts = joint_points(q, joints)
     ground = np.array([joints[0].r_b, joints[3].r_b], dtype=float)
@@ -205,12 +205,12 @@ def draw_fourbar(theta: float, lengths: ArrayLike = lm.FOURBAR_LENGTHS, ax: Any 
     return ax
 
 
-def draw_fivebar(p: ArrayLike, geometry: ArrayLike = lm.FIVEBAR_GEOMETRY, ax: Any = None,
+def draw_fivebar(p: ArrayLike, geometry: ArrayLike = fivebar.FIVEBAR_GEOMETRY, ax: Any = None,
                  *, path: tuple[ArrayLike, float] | None = None, labels: bool = True) -> Any:
     """Draw the five-bar of chapter 3.11 with its end point at ``p`` (m).
 
-    The configuration comes from :func:`lib.mechanisms.fivebar_configuration`
-    and the joints from :func:`lib.mechanisms.fivebar_joints`, with
+    The configuration comes from :func:`lib.models.fivebar.fivebar_configuration`
+    and the joints from :func:`lib.models.fivebar.fivebar_joints`, with
     ``geometry`` (base half-width, proximal and distal lengths; m). The two
     base joints (actuated) are filled. ``path = (centre, radius)`` adds the
     end point's circular path as a thin dashed line ``"path"``.
@@ -224,8 +224,8 @@ def draw_fivebar(p: ArrayLike, geometry: ArrayLike = lm.FIVEBAR_GEOMETRY, ax: An
     """
     ax = _axes(ax)
     g = np.asarray(geometry, dtype=float)
-    q = lm.fivebar_configuration(p, g)
-    joints = lm.fivebar_joints(g)
+    q = fivebar.fivebar_configuration(p, g)
+    joints = fivebar.fivebar_joints(g)
     ends = rod_ends(q, [g[1], g[2], g[1], g[2]])
     pts = joint_points(q, joints)
     a = g[0]
@@ -253,9 +253,9 @@ def draw_pen_arm(q: ArrayLike, lengths: ArrayLike = (0.4, 0.3, 0.2),
                  ax: Any = None) -> Any:
     """Draw the planar arm of chapter 3.11 whose pen tip must stay on a line.
 
-    Joint and tip positions come from :func:`lib.mechanisms.planar_chain_tip`
+    Joint and tip positions come from :func:`lib.models.planar_chain.planar_chain_tip`
     (see :func:`chain_points`); the line is ``normal . p = offset`` (m), the
-    constraint of :func:`lib.mechanisms.pen_on_line`.
+    constraint of :func:`lib.models.planar_chain.pen_on_line`.
     Explained in :ref:`sec-cd-equivalence`.
 
     Returns
@@ -307,7 +307,7 @@ def draw_stewart(position: ArrayLike, rotation: ArrayLike, base: ArrayLike,
     Parameters
     ----------
     position, rotation, base, platform
-        As for :func:`lib.mechanisms.stewart_wrench_matrix`.
+        As for :func:`lib.models.stewart_gough.stewart_wrench_matrix`.
     axes : pair of matplotlib Axes, optional
         Top view and side view; new ones when omitted.
 

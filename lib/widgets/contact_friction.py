@@ -5,7 +5,7 @@ Every figure has three layers:
 ``*_data(...)``
     Pure: control values in, plain data (a ``dict`` of floats, strings and
     arrays) out, computed by the tested routines of :mod:`lib.friction`,
-    :mod:`lib.contact_sim` and :mod:`lib.fingertip`.
+    :mod:`lib.contact_sim` and :mod:`lib.models.fingertip`.
 ``draw_*(data, ax=None)``
     Pure plotting: draws the data into the given matplotlib axes (or into a
     new :class:`matplotlib.figure.Figure`) and returns the figure. The book's
@@ -38,7 +38,8 @@ from matplotlib.patches import FancyArrowPatch
 from matplotlib.ticker import NullLocator
 from matplotlib.text import Text
 
-from .. import contact_sim, fingertip, friction
+from .. import contact_sim, friction
+from ..models import ball_drop, fingertip
 from .._validation import in_range, nonnegative, one_of, positive
 from ..errors import DynamicsInputError
 
@@ -935,8 +936,8 @@ def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zet
                    g: float = friction.STANDARD_GRAVITY) -> dict:
     """Data of the ball-drop figure: one simulation and the closed forms it is checked against.
 
-    ``model`` is ``"penalty"`` (:func:`lib.contact_sim.simulate_penalty_drop`,
-    2.5 s) or ``"impulse"`` (:func:`lib.contact_sim.simulate_impulse_drop`,
+    ``model`` is ``"penalty"`` (:func:`lib.models.ball_drop.simulate_penalty_drop`,
+    2.5 s) or ``"impulse"`` (:func:`lib.models.ball_drop.simulate_impulse_drop`,
     run until a little after the predicted rest time, at most 20 s).
     Explained in :ref:`sec-cf-nonsmooth`.
 
@@ -949,11 +950,11 @@ def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zet
     one_of(model, "model", ("penalty", "impulse"))
     k, dt, mass, h0 = (positive(x, name) for x, name in ((k, "k"), (dt, "dt"), (mass, "mass"), (h0, "h0")))
     zeta, e = nonnegative(zeta, "zeta"), in_range(e, "e", 0.0, 1.0)
-    v0 = contact_sim.impact_speed(h0, g)
+    v0 = ball_drop.impact_speed(h0, g)
     out: dict[str, Any] = {"model": model, "k": float(k), "dt": float(dt), "zeta": float(zeta), "e": float(e),
                            "mass": float(mass), "h0": float(h0), "v0": v0}
     if model == "penalty":
-        result = contact_sim.simulate_penalty_drop(k, dt, zeta, mass, h0, 2.5, g)
+        result = ball_drop.simulate_penalty_drop(k, dt, zeta, mass, h0, 2.5, g)
         omega = contact_sim.natural_frequency(k, mass)
         sag = mass * g / k
         out.update({
@@ -969,9 +970,9 @@ def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zet
             "force_scale": k * (v0 / omega + 2.0 * sag),
         })
     else:  # "impulse" (checked by one_of above)
-        predicted = contact_sim.impulse_rest_time(h0, e, g) if e < 1.0 else math.inf
+        predicted = ball_drop.impulse_rest_time(h0, e, g) if e < 1.0 else math.inf
         t_end = min(max(2.5, 1.1 * predicted + 0.3), 20.0)
-        result = contact_sim.simulate_impulse_drop(e, dt, mass, h0, t_end, g)
+        result = ball_drop.simulate_impulse_drop(e, dt, mass, h0, t_end, g)
         out.update({"rest_predicted": predicted, "rest_simulated": result.rest_time, "t_end": t_end,
                     "depth_scale": 1e-3, "force_scale": 2.0 * mass * v0 / dt + mass * g})
     keep = _downsample(len(result.t))

@@ -196,7 +196,7 @@ def pyramid_live(**initial: float) -> LiveFigure:
 
 def fingertip_live(**initial: Any) -> LiveFigure:
     """FIG 5 live: fingertip position, elbow, friction, torque limit and demanded force over ports of
-    :mod:`lib.fingertip` (inverse kinematics, contact Jacobian, feasible-force polygon, the largest normal
+    :mod:`lib.models.fingertip` (inverse kinematics, contact Jacobian, feasible-force polygon, the largest normal
     force and the state of a demanded force).
 
     The readout rows are those of :func:`lib.widgets.contact_friction.fingertip_describe`. The position
@@ -227,7 +227,7 @@ def fingertip_live(**initial: Any) -> LiveFigure:
 
 def ball_drop_live(**initial: Any) -> LiveFigure:
     """FIG 4 live: model, stiffness, step, damping and restitution over ports of
-    :func:`lib.contact_sim.simulate_penalty_drop`, :func:`~lib.contact_sim.simulate_impulse_drop` and the
+    :func:`lib.models.ball_drop.simulate_penalty_drop`, :func:`~lib.models.ball_drop.simulate_impulse_drop` and the
     closed forms of :mod:`lib.contact_sim`.
 
     ``k`` and ``dt`` move on logarithmic sliders. The readout rows are those of

@@ -1,4 +1,4 @@
-"""Tests for lib.fingertip: the two-link finger pressing on a table."""
+"""Tests for lib.models.fingertip: the two-link finger pressing on a table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lib.errors import OutOfRangeError, SingularConstraintError, UnreachableTargetError
-from lib.fingertip import (
+from lib.models.fingertip import (
     contact_jacobian,
     contact_torques,
     feasible_force_polygon,

@@ -18,8 +18,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import linprog
 
-from ._validation import FloatArray, as_matrix, as_vector, in_range, one_of, positive
-from .errors import ConvergenceError, SingularConstraintError, UnreachableTargetError
+from .._validation import FloatArray, as_matrix, as_vector, in_range, one_of, positive
+from ..errors import ConvergenceError, SingularConstraintError, UnreachableTargetError
+from .planar_chain import planar_chain_tip
 
 
 __all__ = [
@@ -162,9 +163,9 @@ def contact_jacobian(q: ArrayLike, l1: float = 0.5, l2: float = 0.5) -> FloatArr
     q = as_vector(q, "q", 2)
     l1 = positive(l1, "l1")
     l2 = positive(l2, "l2")
-    s1, c1 = np.sin(q[0]), np.cos(q[0])
-    s12, c12 = np.sin(q[0] + q[1]), np.cos(q[0] + q[1])
-    return np.array([[-l1 * s1 - l2 * s12, -l2 * s12], [l1 * c1 + l2 * c12, l2 * c12]])
+    # The tangent is world x and the normal world y, so J_c is the tip
+    # Jacobian of the planar chain (its kinematics, one implementation).
+    return planar_chain_tip(q, np.zeros(2), [l1, l2])[1]
 
 
 def contact_torques(jacobian: ArrayLike, force: ArrayLike) -> FloatArray:
