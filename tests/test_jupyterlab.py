@@ -15,7 +15,7 @@ Headless Debian Chromium (Playwright) then checks:
   jupytext leaves out of the file); the same round trip through
   jupytext's contents manager is checked for every chapter and exercise;
 - a relative link in a rendered Markdown cell opens the file in the same lab;
-- a live figure (an anywidget of lib/widgets/live.py) runs in a notebook: moving
+- a live figure (an anywidget of lib/figures/live.py) runs in a notebook: moving
   its slider in the browser redraws it, and the readout it sends back to the
   kernel is what lib computes; setting its values from the kernel moves it.
 """
@@ -333,7 +333,7 @@ def test_binder_configuration_culls_idle_kernels(lab: Lab) -> None:
 
 LIVE_NOTEBOOK = "_live_figure_check.ipynb"
 LIVE_CELLS = [
-    "from lib.widgets.live import cone2d_live\nw = cone2d_live()\nw",
+    "from lib.figures.live import cone2d_live\nw = cone2d_live()\nw",
     # What the kernel holds: the values, state and readout the front end sent back.
     "import json\nprint('KERNEL ' + json.dumps({'values': w.values, 'state': w.state_text, 'rows': w.readout}))",
     "w.values = {**w.values, 'mu': 1.0}",
@@ -366,7 +366,7 @@ def test_live_figure_runs_in_a_notebook(lab: Lab, page) -> None:
     kernel agree with lib (the readout the front end sends back is ``cone2d_describe``'s)."""
     import nbformat
 
-    from test_widgets_live import reference
+    from test_figures_live import reference
 
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in LIVE_CELLS]

@@ -42,8 +42,8 @@ NO_EXAMPLE_CALL = {
     "lib.common.glue_text": "hands its value to myst_nb (tests/test_common.py)",
     "lib.common.glue_figure": "hands a figure to myst_nb (tests/test_common.py)",
 }
-#: Packages whose functions draw or build widgets (checked by their own tests).
-SKIP_PACKAGES = ("lib.widgets", "lib.schematics")
+#: The package that draws and builds the live figures (checked by its own tests).
+SKIP_PACKAGES = ("lib.figures",)
 
 
 def _public_functions():

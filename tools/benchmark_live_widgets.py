@@ -3,7 +3,7 @@
 
 Opens the built lesson page in headless Chromium, offline (every request
 other than ``file:`` aborted), and for each of the five live figures
-(``lib/widgets/live.py``) sweeps every control over its range, as a reader
+(``lib/figures/live.py``) sweeps every control over its range, as a reader
 dragging a slider would. For each change it times, inside the page:
 
 * ``redraw``: from dispatching the ``input`` event until the figure has
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_widgets_live import FIGURES, PAGE, open_offline  # noqa: E402
+from test_figures_live import FIGURES, PAGE, open_offline  # noqa: E402
 
 #: Sweep every control of one figure and time each change in the page.
 SWEEP_JS = r"""

@@ -25,7 +25,7 @@ def lib_fingerprint(lib_dir: Path = LIB_DIR) -> str:
     """Return a SHA-256 digest over the names and contents of ``lib/**/*.py``, ``*.js`` and ``*.css``.
 
     The JavaScript and CSS are the front ends of the live figures
-    (``lib/widgets/js/``), which the executed notebooks embed in their widget state.
+    (``lib/figures/js/``), which the executed notebooks embed in their widget state.
     """
     digest = hashlib.sha256()
     sources = [p for suffix in ("*.py", "*.js", "*.css") for p in lib_dir.rglob(suffix)]

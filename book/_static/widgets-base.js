@@ -28,7 +28,7 @@
         "@jupyter-widgets/html-manager/dist":
           vendor + "@jupyter-widgets/html-manager/dist",
         // anywidget's front end (AMD bundle from npm anywidget): the live
-        // figures of lib/widgets/live.py are anywidgets.
+        // figures of lib/figures/live.py are anywidgets.
         "anywidget": vendor + "anywidget/dist/index",
       },
     });

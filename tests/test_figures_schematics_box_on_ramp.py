@@ -12,8 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from lib.figures.schematics.box_on_ramp import draw_box_on_ramp, ramp_to_page  # noqa: E402
 from lib.models import box_on_ramp as br  # noqa: E402
-from lib.schematics.box_on_ramp import draw_box_on_ramp, ramp_to_page  # noqa: E402
 
 
 def _line(ax, gid):

@@ -1,4 +1,4 @@
-// FIG 3: the round cone and its pyramids (lib.friction.pyramid_*, lib.widgets.contact_friction.pyramid_*).
+// FIG 3: the round cone and its pyramids (lib.friction.pyramid_*, lib.figures.pyramid.pyramid_*).
 
 // numpy.round: halves go to the even neighbour.
 function roundHalfEven(x) {

@@ -12,8 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from lib.figures.schematics.fingertip import draw_fingertip_schematic  # noqa: E402
 from lib.models import fingertip  # noqa: E402
-from lib.schematics.fingertip import draw_fingertip_schematic  # noqa: E402
 
 
 def _line(ax, gid):

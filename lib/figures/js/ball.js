@@ -1,5 +1,5 @@
 // FIG 4: a ball dropped on the floor, penalty versus impulse contact
-// (lib.contact_sim, lib.widgets.contact_friction.ball_drop_*).
+// (lib.contact_sim, lib.models.ball_drop, lib.figures.ball_drop.ball_drop_*).
 
 function positive(value, name) {
   if (!(value > 0)) throw new InputError(`${name} must be positive, got ${fmtG(value)}`);
@@ -41,7 +41,7 @@ function checkStep(dt, tEnd) {
   return steps;
 }
 
-// lib.contact_sim.simulate_penalty_drop (semi-implicit Euler, no tension).
+// lib.models.ball_drop.simulate_penalty_drop (semi-implicit Euler, no tension).
 function simulatePenaltyDrop(k, dt, zeta, mass, h0, tEnd, g) {
   inRange(zeta, "zeta", 0.0, 1.0, {highOpen: true});
   const steps = checkStep(dt, tEnd);
@@ -83,7 +83,7 @@ function simulatePenaltyDrop(k, dt, zeta, mass, h0, tEnd, g) {
           gained_energy: h0 > 0.0 && rebound > 1.01 * h0, diverged, restitution, bounces, rest_time: Infinity};
 }
 
-// lib.contact_sim.simulate_impulse_drop (exact flight, Newton restitution at impacts).
+// lib.models.ball_drop.simulate_impulse_drop (exact flight, Newton restitution at impacts).
 function simulateImpulseDrop(e, dt, mass, h0, tEnd, g) {
   inRange(e, "e", 0.0, 1.0);
   const steps = checkStep(dt, tEnd);
@@ -143,7 +143,7 @@ function cached(key, run) {
   return r;
 }
 
-// Every step-th index, at most `limit` of them (lib.widgets.contact_friction._downsample).
+// Every step-th index, at most `limit` of them (lib.figures.ball_drop._downsample).
 function downsample(n, limit = 800) {
   const step = Math.max(1, Math.ceil(n / limit));
   const out = [];
@@ -154,7 +154,7 @@ function downsample(n, limit = 800) {
 const FIGURE = {
   name: "ball",
   title: "A ball dropped from 1 m: penalty versus impulse contact",
-  // lib.widgets.contact_friction.ball_drop_data.
+  // lib.figures.ball_drop.ball_drop_data.
   compute({model, k, dt, zeta, e}, {mass, h0, g}) {
     const v0 = impactSpeed(h0, g);
     const out = {model, k, dt, zeta, e, mass, h0, v0};

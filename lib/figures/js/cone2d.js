@@ -1,4 +1,4 @@
-// FIG 2: the planar friction cone (lib.friction.cone_state, lib.widgets.contact_friction.cone2d_*).
+// FIG 2: the planar friction cone (lib.friction.cone_state, lib.figures.cone2d.cone2d_*).
 
 // lib.friction.cone_state and cone2d_data.
 function coneState(fT, fN, mu) {

@@ -2,18 +2,18 @@
 
 Each drawing is computed from the model's own geometry (the same ``lib``
 routine the chapter simulates), so a changed dimension changes the picture.
-Together with :mod:`lib.widgets` this is the only part of ``lib`` that plots;
-the algorithms never import it.
+They are part of :mod:`lib.figures`, the only part of ``lib`` that plots;
+the algorithms and the models never import it.
 
 One module per chapter's models:
 
-- :mod:`lib.schematics.mechanisms`: the four-bar, the five-bar, the pen on the
+- :mod:`lib.figures.schematics.mechanisms`: the four-bar, the five-bar, the pen on the
   whiteboard and the Stewart-Gough platform (chapter 3.11).
-- :mod:`lib.schematics.contact`: the box on its corners and the 2R arm
+- :mod:`lib.figures.schematics.contact`: the box on its corners and the 2R arm
   touching a wall (chapter 3.12).
-- :mod:`lib.schematics.fingertip`: the two-link fingertip (the contact and
+- :mod:`lib.figures.schematics.fingertip`: the two-link fingertip (the contact and
   friction lesson).
-- :mod:`lib.schematics.box_on_ramp`: the box on a ramp of the worked contact
+- :mod:`lib.figures.schematics.box_on_ramp`: the box on a ramp of the worked contact
   scene (chapter 3.12).
 
 The shared style below keeps every schematic in the book alike.

@@ -10,8 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from lib.models import fivebar, fourbar, planar_bodies, planar_chain, stewart_gough  # noqa: E402
-from lib.schematics.mechanisms import (  # noqa: E402
+from lib.figures.schematics.mechanisms import (  # noqa: E402
     chain_points,
     draw_fivebar,
     draw_fourbar,
@@ -19,6 +18,7 @@ from lib.schematics.mechanisms import (  # noqa: E402
     draw_stewart,
     joint_points,
 )
+from lib.models import fivebar, fourbar, planar_bodies, planar_chain, stewart_gough  # noqa: E402
 
 TOL = 1e-12
 

@@ -1,4 +1,4 @@
-// FIG 1: block on a ramp (lib.friction.ramp_state, lib.widgets.contact_friction.ramp_*).
+// FIG 1: block on a ramp (lib.friction.ramp_state, lib.figures.ramp.ramp_*).
 
 // lib.friction.ramp_state (angles in radians, push in N).
 function rampState(alpha, muS, muK, mass, push, beta, g) {
@@ -34,7 +34,7 @@ function rampState(alpha, muS, muK, mass, push, beta, g) {
 const FIGURE = {
   name: "ramp",
   title: "Block on a ramp: stick, slip, lift-off",
-  // lib.widgets.contact_friction.ramp_data: push in units of m g, angles in degrees.
+  // lib.figures.ramp.ramp_data: push in units of m g, angles in degrees.
   compute({alpha_deg: alphaDeg, mu_s: muS, mu_k: muK, mass, push, beta_deg: betaDeg}, {g}) {
     const weight = mass * g;
     const r = rampState(rad(alphaDeg), muS, muK, mass, push * weight, rad(betaDeg), g);

@@ -8,7 +8,7 @@ changes the drawing. Lengths are in metres, angles in radians.
 
 Each drawing function returns the matplotlib Axes it drew on. The links are
 ``Line2D`` objects with a ``gid`` naming them (``"crank"``, ``"leg3"``, ...);
-the joints are drawn with :func:`lib.schematics.draw_joint`, one scatter
+the joints are drawn with :func:`lib.figures.schematics.draw_joint`, one scatter
 collection per joint, in the order of the model's joint list.
 """
 
@@ -19,9 +19,9 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import as_array, as_rotation, as_vector
-from ..models import fivebar, fourbar, planar_chain
-from ..models.planar_bodies import PinJoint
+from ..._validation import as_array, as_rotation, as_vector
+from ...models import fivebar, fourbar, planar_chain
+from ...models.planar_bodies import PinJoint
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
 __all__ = [

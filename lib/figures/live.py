@@ -1,7 +1,7 @@
 """Live figures: the five figures of "Contact and friction" computed and drawn in the browser.
 
 Each figure is an :class:`anywidget.AnyWidget` whose front end is an ES
-module built from ``lib/widgets/js/``: the shared frame ``frame.js`` (controls,
+module built from ``lib/figures/js/``: the shared frame ``frame.js`` (controls,
 SVG panels, readout, Python-style number formatting) and one module per figure
 (``cone2d.js``, ...) holding a JavaScript port of the :mod:`lib` routines the
 figure stands for. The module runs wherever the ipywidgets protocol does: in
@@ -14,10 +14,10 @@ runs a figure in JupyterLab.
 
 The Python side sends the control specification (ranges, steps, units) and
 the starting values, taken from the signature of the figure's ``*_data``
-function in :mod:`lib.widgets.contact_friction`; with a kernel, the front end
+function (:mod:`lib.figures.ramp`, ...); with a kernel, the front end
 sends back the control values, the state label and the readout rows, which
 are the same strings as the figure's ``*_describe`` function prints
-(``tests/test_widgets_live.py`` checks this in the built page).
+(``tests/test_figures_live.py`` checks this in the built page).
 
 Explained in :ref:`sec-cf-ramp` (and the other figure sections).
 """
@@ -31,8 +31,7 @@ from typing import Any, Callable
 import anywidget
 import traitlets
 
-from .. import friction
-from . import contact_friction as cf
+from . import ball_drop, cone2d, fingertip, pyramid, ramp
 
 __all__ = ["LiveFigure", "control", "choice", "defaults", "ramp_live", "cone2d_live", "pyramid_live", "ball_drop_live", "fingertip_live"]
 
@@ -71,7 +70,7 @@ def defaults(function: Callable[..., Any]) -> dict[str, Any]:
 
     Examples
     --------
-    >>> defaults(cf.cone2d_data)
+    >>> defaults(cone2d.cone2d_data)
     {'f_t': 1.0, 'f_n': 3.0, 'mu': 0.5}
     """
     return {name: p.default for name, p in inspect.signature(function).parameters.items()
@@ -125,7 +124,7 @@ def ramp_live(**initial: float) -> LiveFigure:
     """FIG 1 live: tilt, friction, mass and push over a port of :func:`lib.friction.ramp_state`.
 
     The push is in units of the weight ``m g``, angles in degrees; the readout
-    rows are those of :func:`lib.widgets.contact_friction.ramp_describe`. The
+    rows are those of :func:`lib.figures.ramp.ramp_describe`. The
     tilt slider reaches 90 degrees, where lib (and the figure) refuse: the
     model needs ``alpha < 90`` degrees.
     Explained in :ref:`sec-cf-ramp`.
@@ -143,15 +142,15 @@ def ramp_live(**initial: float) -> LiveFigure:
         control("push", "push F", 0.0, 2.0, 0.01, "x mg"),
         control("beta_deg", "push angle beta", -90.0, 90.0, 1.0, "deg", digits=0),
     ]
-    values = _start(cf.ramp_data, [c["name"] for c in controls], initial)
+    values = _start(ramp.ramp_data, [c["name"] for c in controls], initial)
     return LiveFigure("ramp.js", "Block on a ramp: stick, slip, lift-off", controls, values,
-                      constants={"g": friction.STANDARD_GRAVITY})
+                      constants={"g": defaults(ramp.ramp_data)["g"]})
 
 
 def cone2d_live(**initial: float) -> LiveFigure:
     """FIG 2 live: demanded force and friction coefficient over a port of :func:`lib.friction.cone_state`.
 
-    The readout rows are those of :func:`lib.widgets.contact_friction.cone2d_describe`.
+    The readout rows are those of :func:`lib.figures.cone2d.cone2d_describe`.
     Explained in :ref:`sec-cf-cone2d`.
 
     Examples
@@ -165,7 +164,7 @@ def cone2d_live(**initial: float) -> LiveFigure:
         control("f_n", "normal demand f_n", -2.0, 4.5, 0.05, "N"),
         control("mu", "friction coefficient mu", 0.0, 2.0, 0.01),
     ]
-    values = _start(cf.cone2d_data, [c["name"] for c in controls], initial)
+    values = _start(cone2d.cone2d_data, [c["name"] for c in controls], initial)
     return LiveFigure("cone2d.js", "The planar friction cone: stick, slip, separate", controls, values)
 
 
@@ -173,7 +172,7 @@ def pyramid_live(**initial: float) -> LiveFigure:
     """FIG 3 live: edges ``n_d``, ``mu``, direction and view over ports of :func:`lib.friction.pyramid_capacity`,
     :func:`~lib.friction.pyramid_worst_errors` and :func:`~lib.friction.pyramid_sampled_errors`.
 
-    The readout rows are those of :func:`lib.widgets.contact_friction.pyramid_describe`.
+    The readout rows are those of :func:`lib.figures.pyramid.pyramid_describe`.
     Explained in :ref:`sec-cf-pyramid`.
 
     Examples
@@ -189,9 +188,9 @@ def pyramid_live(**initial: float) -> LiveFigure:
         control("azimuth_deg", "view azimuth", 0.0, 360.0, 1.0, "deg", digits=0),
     ]
     names = [c["name"] for c in controls]
-    values = _start(cf.pyramid_data, names, initial)
+    values = _start(pyramid.pyramid_data, names, initial)
     return LiveFigure("pyramid.js", "The 3D friction cone and its pyramids with n_d edges", controls, values,
-                      constants={"n_directions": defaults(cf.pyramid_data)["n_directions"]})
+                      constants={"n_directions": defaults(pyramid.pyramid_data)["n_directions"]})
 
 
 def fingertip_live(**initial: Any) -> LiveFigure:
@@ -199,9 +198,9 @@ def fingertip_live(**initial: Any) -> LiveFigure:
     :mod:`lib.models.fingertip` (inverse kinematics, contact Jacobian, feasible-force polygon, the largest normal
     force and the state of a demanded force).
 
-    The readout rows are those of :func:`lib.widgets.contact_friction.fingertip_describe`. The position
+    The readout rows are those of :func:`lib.figures.fingertip.fingertip_describe`. The position
     slider reaches past the workspace (``|x_tip| <= 0.866`` m with the default links), where lib and the
-    figure refuse. Link lengths and the shoulder height come from :func:`~lib.widgets.contact_friction.fingertip_data`.
+    figure refuse. Link lengths and the shoulder height come from :func:`~lib.figures.fingertip.fingertip_data`.
     Explained in :ref:`sec-cf-fingertip`.
 
     Examples
@@ -218,8 +217,8 @@ def fingertip_live(**initial: Any) -> LiveFigure:
         control("f_t", "demanded f_t", -6.0, 6.0, 0.05, "N"),
         control("f_n", "demanded f_n", -1.0, 8.0, 0.05, "N"),
     ]
-    values = _start(cf.fingertip_data, [c["name"] for c in controls], initial)
-    geometry = {name: value for name, value in defaults(cf.fingertip_data).items()
+    values = _start(fingertip.fingertip_data, [c["name"] for c in controls], initial)
+    geometry = {name: value for name, value in defaults(fingertip.fingertip_data).items()
                 if name in ("l1", "l2", "base_height")}
     return LiveFigure("fingertip.js", "Fingertip on a table: friction cone and joint-torque limits", controls,
                       values, constants=geometry)
@@ -231,8 +230,8 @@ def ball_drop_live(**initial: Any) -> LiveFigure:
     closed forms of :mod:`lib.contact_sim`.
 
     ``k`` and ``dt`` move on logarithmic sliders. The readout rows are those of
-    :func:`lib.widgets.contact_friction.ball_drop_describe`; mass, drop height and gravity come from
-    :func:`~lib.widgets.contact_friction.ball_drop_data`. A change of the simulation's parameters runs the
+    :func:`lib.figures.ball_drop.ball_drop_describe`; mass, drop height and gravity come from
+    :func:`~lib.figures.ball_drop.ball_drop_data`. A change of the simulation's parameters runs the
     whole simulation in the browser; the last 32 simulations are kept, so a control the model does not use
     (``e`` for the penalty model, ``k`` and ``zeta`` for the impulse model) or a setting seen before redraws
     without simulating.
@@ -251,7 +250,7 @@ def ball_drop_live(**initial: Any) -> LiveFigure:
         control("zeta", "damping ratio zeta", 0.0, 0.9, 0.01),
         control("e", "restitution e", 0.0, 0.95, 0.01),
     ]
-    values = _start(cf.ball_drop_data, [c["name"] for c in controls], initial)
-    physics = {name: value for name, value in defaults(cf.ball_drop_data).items() if name in ("mass", "h0", "g")}
+    values = _start(ball_drop.ball_drop_data, [c["name"] for c in controls], initial)
+    physics = {name: value for name, value in defaults(ball_drop.ball_drop_data).items() if name in ("mass", "h0", "g")}
     return LiveFigure("ball.js", "A ball dropped from 1 m: penalty versus impulse contact", controls, values,
                       constants=physics)

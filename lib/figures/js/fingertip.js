@@ -1,6 +1,6 @@
-// FIG 5: a two-link finger pressing on a table (lib.fingertip, lib.widgets.contact_friction.fingertip_*).
+// FIG 5: a two-link finger pressing on a table (lib.models.fingertip, lib.figures.fingertip.fingertip_*).
 
-// lib.fingertip.two_link_ik.
+// lib.models.fingertip.two_link_ik.
 function twoLinkIk(xTip, elbow, l1, l2, baseHeight) {
   const dx = xTip; const dy = -baseHeight;
   const r2 = dx * dx + dy * dy;
@@ -27,7 +27,7 @@ function twoLinkPoints(q, l1, l2, baseHeight) {
           [elbow[0] + l2 * Math.cos(q[0] + q[1]), elbow[1] + l2 * Math.sin(q[0] + q[1])]];
 }
 
-// lib.fingertip.contact_jacobian: rows (f_t, f_n) directions, columns joints.
+// lib.models.fingertip.contact_jacobian: rows (f_t, f_n) directions, columns joints.
 function contactJacobian(q, l1, l2) {
   const s1 = Math.sin(q[0]); const c1 = Math.cos(q[0]);
   const s12 = Math.sin(q[0] + q[1]); const c12 = Math.cos(q[0] + q[1]);
@@ -51,7 +51,7 @@ function checkCommon(mu, tauMax) {
   if (!(tauMax > 0)) throw new InputError(`tau_max must be positive, got ${fmtG(tauMax)}`);
 }
 
-// lib.fingertip.feasible_force_polygon: the friction cone clipped by the four
+// lib.models.fingertip.feasible_force_polygon: the friction cone clipped by the four
 // torque half-planes (Sutherland-Hodgman), counter-clockwise from the origin.
 function feasibleForcePolygon(J, mu, tauMax) {
   checkCommon(mu, tauMax);
@@ -97,12 +97,12 @@ function feasibleForcePolygon(J, mu, tauMax) {
   return out;
 }
 
-// lib.fingertip.max_normal_force: the LP "max f_n" over the polygon. Its
+// lib.models.fingertip.max_normal_force: the LP "max f_n" over the polygon. Its
 // optimum is a vertex; lib solves it with HiGHS, here the vertices are scanned.
 function maxNormalForce(J, mu, tauMax, polygon) {
   let f = polygon[0];
   for (const v of polygon) if (v[1] > f[1]) f = v;
-  f = [f[0] + 0.0, f[1] + 0.0];  // as lib.widgets.contact_friction.fingertip_data: no -0.0
+  f = [f[0] + 0.0, f[1] + 0.0];  // as lib.figures.fingertip.fingertip_data: no -0.0
   const torques = contactTorques(J, f);
   const tol = 1e-7 * tauMax;
   const limiting = torques.map((t) => Math.abs(Math.abs(t) - tauMax) <= tol);
@@ -110,7 +110,7 @@ function maxNormalForce(J, mu, tauMax, polygon) {
   return {force: f, normal: f[1], torques, limiting, coneActive};
 }
 
-// lib.fingertip.force_state.
+// lib.models.fingertip.force_state.
 function forceState(J, f, mu, tauMax) {
   checkCommon(mu, tauMax);
   const torques = contactTorques(J, f);

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..models import fingertip
+from ...models import fingertip
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
 __all__ = ["draw_fingertip_schematic"]

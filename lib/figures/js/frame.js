@@ -1,6 +1,6 @@
-// Shared frame of the live figures of "Contact and friction" (lib/widgets/js/).
+// Shared frame of the live figures of "Contact and friction" (lib/figures/js/).
 //
-// lib/widgets/live.py joins this file and one figure module (cone2d.js, ...)
+// lib/figures/live.py joins this file and one figure module (cone2d.js, ...)
 // into the ES module of an anywidget. The figure module defines
 // `const FIGURE = {title, controls?, compute, describe, draw}` and ends with
 // `export default { render: liveRender(FIGURE) };`. Everything runs in the
@@ -345,7 +345,7 @@ function fan(center, axisAngle, halfAngle, radius, n = 40) {
 
 // ---------------------------------------------------------------- controls
 
-// A control spec (from Python, lib/widgets/live.py):
+// A control spec (from Python, lib/figures/live.py):
 //   {name, label, unit, kind: "range" | "log" | "choice", min, max, step, digits, options}
 // "log": the slider moves the base-10 exponent; the value is 10**exponent.
 function controlValue(spec, input) {

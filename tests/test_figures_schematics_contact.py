@@ -11,14 +11,14 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from lib import contact_lcp as cl  # noqa: E402
-from lib.models.box_on_corners import box_on_corners  # noqa: E402
-from lib.models.planar_2r_arm import planar_2r_arm  # noqa: E402
-from lib.schematics.contact import (  # noqa: E402
+from lib.figures.schematics.contact import (  # noqa: E402
     arm_points,
     box_corner_points,
     draw_arm_at_wall,
     draw_box_on_corners,
 )
+from lib.models.box_on_corners import box_on_corners  # noqa: E402
+from lib.models.planar_2r_arm import planar_2r_arm  # noqa: E402
 
 
 def _line(ax, gid):

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..contact_lcp import friction_directions
-from ..models.box_on_corners import box_on_corners
-from ..models.planar_2r_arm import planar_2r_arm
-from ..models.planar_chain import planar_chain_tip
+from ...contact_lcp import friction_directions
+from ...models.box_on_corners import box_on_corners
+from ...models.planar_2r_arm import planar_2r_arm
+from ...models.planar_chain import planar_chain_tip
 from . import JOINT_SIZE, LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
 __all__ = ["box_corner_points", "draw_box_on_corners", "arm_points", "draw_arm_at_wall"]

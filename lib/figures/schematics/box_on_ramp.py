@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..models import box_on_ramp as model
+from ...models import box_on_ramp as model
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground
 
 __all__ = ["ramp_to_page", "draw_box_on_ramp"]

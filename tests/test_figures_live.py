@@ -1,13 +1,13 @@
 """The live figures of "Contact and friction" in the built page, offline, in headless Chromium.
 
-Each figure of the lesson is an anywidget (``lib/widgets/live.py``) whose
+Each figure of the lesson is an anywidget (``lib/figures/live.py``) whose
 controls, physics and picture run in the reader's browser. On the built page,
 with every request other than ``file:`` aborted, these tests
 
 - set every control of every live figure over a grid of settings (including
   the edges of the ranges and of the physics) and compare the state label
   and every readout row with the ``lib`` function the figure stands for
-  (``*_describe(*_data(...))`` of :mod:`lib.widgets.contact_friction`), to
+  (``*_describe(*_data(...))`` of :mod:`lib.figures`), to
   the printed digits;
 - move each control alone and check that the picture is redrawn (the readout,
   for a control the picture does not show);
@@ -16,7 +16,8 @@ with every request other than ``file:`` aborted, these tests
   picture, touch-sized controls.
 
 The grids and the reference functions are in ``FIGURES``; ``drive`` and
-``reference`` are reused by ``tools/benchmark_widgets.py``.
+``reference`` are reused by ``tools/benchmark_live_widgets.py`` and
+``tests/test_jupyterlab.py``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import pytest
 
 from conftest import BookBuild
 from lib.errors import DynamicsInputError
-from lib.widgets import contact_friction as cf
+from lib import figures as cf
 
 PAGE = "book/dynamics/contact-and-friction.html"
 NAV_TIMEOUT_MS = 60_000
@@ -373,7 +374,7 @@ def test_phone_layout(book_build: BookBuild, browser, screenshot_dir: Path) -> N
 
 
 def test_the_execution_cache_notices_a_change_in_the_figures_javascript(tmp_path: Path) -> None:
-    """The built page embeds lib/widgets/js/ in its widget state: editing it must re-execute the lesson."""
+    """The built page embeds lib/figures/js/ in its widget state: editing it must re-execute the lesson."""
     import importlib.util
     import shutil
 
@@ -386,17 +387,29 @@ def test_the_execution_cache_notices_a_change_in_the_figures_javascript(tmp_path
     shutil.copytree(ROOT / "lib", lib_copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = module.lib_fingerprint(lib_copy)
     for name in ("frame.js", "frame.css"):
-        target = lib_copy / "widgets" / "js" / name
+        target = lib_copy / "figures" / "js" / name
         target.write_text(target.read_text() + "\n/* one more line */\n")
         after = module.lib_fingerprint(lib_copy)
         assert after != before, name
         before = after
 
 
-def test_live_figures_start_from_lib_defaults() -> None:
-    from lib.widgets import live
+@pytest.mark.parametrize("figure", ["ramp", "cone2d", "pyramid", "ball_drop", "fingertip"])
+def test_live_figures_start_from_lib_defaults(figure: str) -> None:
+    # Every starting value and constant of a live figure is a keyword default
+    # of its *_data function, and every default reaches the front end.
+    from lib.figures import live
 
-    assert live.ramp_live().values == {k: v for k, v in live.defaults(cf.ramp_data).items() if k != "g"}
-    assert live.cone2d_live().values == live.defaults(cf.cone2d_data)
+    widget = getattr(live, f"{figure}_live")()
+    defaults = live.defaults(getattr(cf, f"{figure}_data"))
+    assert not set(widget.values) & set(widget.constants)
+    assert {**widget.values, **widget.constants} == defaults
+    assert set(widget.values) == {c["name"] for c in widget.controls}
+
+
+def test_live_figures_refuse_an_unknown_control() -> None:
+    from lib.figures import live
+
     with pytest.raises(ValueError, match="no control"):
         live.cone2d_live(force=1.0)
+    assert live.cone2d_live(mu=0.9).values["mu"] == 0.9

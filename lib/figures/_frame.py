@@ -1,0 +1,145 @@
+"""Shared frame of the figures of "Contact and friction": colours and drawing helpers.
+
+The five figure modules (:mod:`lib.figures.ramp`, :mod:`~lib.figures.cone2d`,
+:mod:`~lib.figures.pyramid`, :mod:`~lib.figures.ball_drop`,
+:mod:`~lib.figures.fingertip`) draw with these helpers on pyplot-free
+matplotlib figures. Every figure sets its axis limits itself, so the helpers
+add artists without the data-limit bookkeeping of ``ax.plot`` and ``ax.fill``.
+The live figures in the browser (:mod:`lib.figures.live`, ``js/frame.js``)
+use the same colours.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from matplotlib.collections import PolyCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import FancyArrowPatch
+
+__all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "label_beside", "line", "fill", "fan", "nice_ceil"]
+
+#: One colour per physical quantity, shared by all five figures (``js/frame.js`` holds the same).
+COLORS = {
+    "gravity": "#4d4d4d",
+    "normal": "#1f6fb4",
+    "friction": "#d62728",
+    "contact": "#7b3fa0",
+    "cone": "#17becf",
+    "push": "#f59e0b",
+    "supplied": "#2ca02c",
+    "inscribed": "#7b3fa0",
+    "circumscribed": "#f59e0b",
+    "penalty": "#7b3fa0",
+    "impulse": "#1f6fb4",
+    "rigid": "#2ca02c",
+    "joint1": "#d62728",
+    "joint2": "#2ca02c",
+    "feasible": "#2ca02c",
+    "ground": "#8c6d46",
+}
+
+#: The colour of each state label ("stick", "slip", ...).
+STATE_COLORS = {
+    "stick": "#2ca02c",
+    "slip": "#d62728",
+    "lift-off": "#f59e0b",
+    "separate": "#f59e0b",
+    "stable": "#2ca02c",
+    "energy gain": "#f59e0b",
+    "unstable": "#d62728",
+    "rest": "#2ca02c",
+    "bouncing": "#1f6fb4",
+    "feasible": "#2ca02c",
+    "infeasible": "#d62728",
+    "error": "#d62728",
+}
+
+
+def new_axes(ax: Any, figsize: tuple[float, float], ncols: int = 1) -> tuple[Figure, Any]:
+    """Return ``(figure, ax)``: the given axes, or new ones on a pyplot-free Figure."""
+    if ax is not None:
+        first = ax[0] if isinstance(ax, (list, tuple, np.ndarray)) else ax
+        return first.figure, ax
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = fig.subplots(1, ncols)
+    return fig, axes
+
+
+def arrow(ax: Any, start: Any, vector: Any, color: str, width: float = 2.0, label: str | None = None,
+          zorder: int = 4) -> None:
+    """Draw ``vector`` as an arrow from ``start`` (nothing when it is shorter than 1e-9), labelled at its tip."""
+    start = np.asarray(start, dtype=float)
+    end = start + np.asarray(vector, dtype=float)
+    if np.linalg.norm(end - start) < 1e-9:
+        return
+    # The arrow patch alone: what ``ax.annotate("", ...)`` draws, without the
+    # annotation text machinery and the data-limit bookkeeping.
+    ax.add_artist(FancyArrowPatch(tuple(start), tuple(end), arrowstyle="-|>", color=color, lw=width, shrinkA=0,
+                                  shrinkB=0, mutation_scale=14, zorder=zorder))
+    if label:
+        ax.text(*(end + 0.08 * (end - start) / max(np.linalg.norm(end - start), 1e-9)), label,
+                color=color, fontsize=11, ha="center", va="center", zorder=zorder + 1)
+
+
+def label_beside(ax: Any, start: Any, vector: Any, label: str, color: str, side: float = 1.0) -> None:
+    """Label an arrow at its middle, offset perpendicular to it (``side`` +1: left of the arrow)."""
+    start = np.asarray(start, dtype=float)
+    vector = np.asarray(vector, dtype=float)
+    length = float(np.linalg.norm(vector))
+    if length < 1e-9:
+        return
+    normal = side * np.array([-vector[1], vector[0]]) / length
+    where = start + 0.55 * vector + 0.5 * normal
+    ax.text(*where, label, color=color, fontsize=10, ha="center", va="center", zorder=6,
+            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.7))
+
+
+def line(ax: Any, x: Any, y: Any, **kwargs: Any) -> Line2D:
+    """One line (``ax.plot(x, y, **kwargs)`` without format strings) that leaves the axis limits alone.
+
+    Every figure sets its limits explicitly; skipping ``plot``'s argument
+    parsing and data-limit bookkeeping keeps the drawing cheap.
+    """
+    artist = Line2D(np.atleast_1d(np.asarray(x, dtype=float)), np.atleast_1d(np.asarray(y, dtype=float)), **kwargs)
+    ax.add_artist(artist)
+    return artist
+
+
+def fill(ax: Any, x: Any, y: Any, color: str, alpha: float = 1.0, lw: float = 0.0, ec: str | None = None,
+         zorder: float = 1, label: str | None = None) -> None:
+    """A filled polygon that leaves the axis limits alone (cheaper than ``ax.fill``).
+
+    Every figure sets its limits explicitly, so the data-limit bookkeeping of
+    ``ax.fill`` (a Bezier extent per patch) would be wasted work.
+    """
+    poly = PolyCollection([np.column_stack([x, y])], facecolors=[color], alpha=alpha, linewidths=[lw],
+                          edgecolors=[ec if ec is not None else color], zorder=zorder, label=label)
+    ax.add_collection(poly, autolim=False)
+
+
+def fan(center: Any, axis_angle: float, half_angle: float, radius: float, n: int = 40) -> np.ndarray:
+    """Polygon of a circular sector (the friction cone in a plane)."""
+    angles = np.linspace(axis_angle - half_angle, axis_angle + half_angle, n)
+    arc = np.column_stack([np.cos(angles), np.sin(angles)]) * radius + np.asarray(center)
+    return np.vstack([center, arc, center])
+
+
+def nice_ceil(value: float) -> float:
+    """Round up to 1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten (stable axis limits).
+
+    Examples
+    --------
+    >>> nice_ceil(0.7), nice_ceil(3.2), nice_ceil(0.0)
+    (0.8, 4.0, 1.0)
+    """
+    if value <= 0.0 or not math.isfinite(value):
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value))
+    for step in (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
+        if step * power >= value * (1.0 - 1e-12):
+            return step * power
+    return 10.0 * power

@@ -1,0 +1,301 @@
+"""The five figures of "Contact and friction": data, state label, readout and static picture.
+
+Each test computes a figure's data the way its controls would
+(``*_data(**values)``), checks the state label and readout rows of
+``*_describe`` against lib's routines and closed forms, and that ``draw_*``
+draws the static picture. The live figures (anywidgets, in the browser) print
+the same rows: ``tests/test_figures_live.py``. A last test holds the layer
+rule: only ``lib.figures`` plots.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from conftest import ROOT  # noqa: E402
+from lib import contact_sim, friction  # noqa: E402
+from lib import figures as cf  # noqa: E402
+from lib.figures import ball_drop, cone2d, fingertip as finger_figure, pyramid, ramp  # noqa: E402
+from lib.errors import DynamicsInputError, UnreachableTargetError  # noqa: E402
+from lib.models import ball_drop as drop  # noqa: E402
+from lib.models import fingertip  # noqa: E402
+
+FIGURES = {
+    "ramp": (cf.ramp_data, cf.ramp_describe),
+    "cone2d": (cf.cone2d_data, cf.cone2d_describe),
+    "pyramid": (cf.pyramid_data, cf.pyramid_describe),
+    "ball_drop": (cf.ball_drop_data, cf.ball_drop_describe),
+    "fingertip": (cf.fingertip_data, cf.fingertip_describe),
+}
+
+
+def _show(figure: str, **values):
+    """``(state label, readout as one string, data)`` of a figure at the given control values."""
+    data_fn, describe = FIGURES[figure]
+    data = data_fn(**values)
+    text, _, rows = describe(data)
+    return text, " | ".join(f"{k}: {v}" for k, v in rows), data
+
+
+# --------------------------------------------------------------------- FIG 1
+
+def test_ramp_walks_through_stick_slip_and_lift_off():
+    base = dict(mu_s=0.8, mu_k=0.6)
+    text, readout, _ = _show("ramp", **base)
+    assert text == "STICK"
+    assert "38.7 deg" in readout  # arctan(0.8) in the readout
+    crit = math.degrees(math.atan(0.8))
+    assert _show("ramp", **base, alpha_deg=round(crit - 0.5, 1))[0] == "STICK"
+    assert _show("ramp", **base, alpha_deg=round(crit + 1.0, 1))[0] == "SLIP (down the slope)"
+    # The mass changes newtons, not the state (critical angle independent of mass).
+    assert _show("ramp", **base, alpha_deg=round(crit + 1.0, 1), mass=9.0)[0] == "SLIP (down the slope)"
+    assert _show("ramp", **base, alpha_deg=round(crit - 0.5, 1), mass=9.0)[0] == "STICK"
+    # Tilt well past the limit, then press into the surface to stick again.
+    tilt = round(crit + 4.0, 1)
+    assert _show("ramp", **base, alpha_deg=tilt, mass=9.0)[0].startswith("SLIP")
+    assert _show("ramp", **base, alpha_deg=tilt, mass=9.0, beta_deg=-90.0, push=0.5)[0] == "STICK"
+    # Pull away from the surface until the normal force vanishes.
+    text, readout, _ = _show("ramp", **base, alpha_deg=tilt, mass=9.0, beta_deg=80.0, push=1.0)
+    assert text == "LIFT-OFF"
+    assert "normal force f_n: 0.00 N" in readout and "friction supplied: 0.00 N" in readout
+
+
+def test_ramp_refuses_a_bad_friction_pair():
+    with pytest.raises(DynamicsInputError, match="mu_k must not exceed mu_s"):
+        cf.ramp_data(mu_s=0.5, mu_k=0.7)
+    assert _show("ramp", mu_s=0.5, mu_k=0.3)[0] == "STICK"
+
+
+def test_ramp_data_equals_lib():
+    d = cf.ramp_data(alpha_deg=35.0, mu_s=0.6, mu_k=0.5, mass=2.0, push=0.3, beta_deg=-20.0)
+    s = friction.ramp_state(math.radians(35.0), 0.6, 0.5, 2.0, 0.3 * 2.0 * friction.STANDARD_GRAVITY,
+                            math.radians(-20.0))
+    assert d["state"] == s.state
+    # Same computation; exact equality expected.
+    assert d["normal_force"] == s.normal_force and d["friction"] == s.friction
+
+
+# --------------------------------------------------------------------- FIG 2
+
+def test_cone_stick_slip_separate_and_the_remainder():
+    assert _show("cone2d", f_t=1.0, f_n=3.0, mu=0.5)[0] == "STICK"
+    text, readout, data = _show("cone2d", f_t=3.0, f_n=4.0, mu=0.5)
+    assert text == "SLIP"
+    # Check-yourself question 2: 2 N supplied, 1 N unbalanced.
+    assert "(2.00, 4.00) N" in readout and "(1.00, 0.00) N" in readout
+    np.testing.assert_allclose(data["supplied"], (2.0, 4.0), atol=1e-12)  # exact up to round-off
+    assert _show("cone2d", f_t=3.0, f_n=-1.0, mu=0.5)[0] == "SEPARATE"
+    text, readout, _ = _show("cone2d", f_t=2.5, f_n=2.0, mu=1.5)
+    assert text == "STICK"
+    assert "56.3 deg" in readout  # arctan(1.5), not 1.5 rad
+
+
+# --------------------------------------------------------------------- FIG 3
+
+def test_pyramid_errors_follow_k():
+    _, readout, data = _show("pyramid", k=4, mu=0.8, phi_deg=45.0)
+    assert "41.42 %" in readout and "29.29 %" in readout
+    np.testing.assert_allclose(data["outer"], 0.8 * math.sqrt(2), rtol=1e-12)  # closed form, round-off only
+    _, readout, _ = _show("pyramid", k=8, mu=0.8, phi_deg=45.0)
+    assert "8.24 %" in readout and "7.61 %" in readout
+    _, readout, data = _show("pyramid", k=16, mu=0.8, phi_deg=45.0)
+    assert "1.96 %" in readout and "1.92 %" in readout
+    # The sampled maxima over 7200 directions agree with the closed form.
+    assert abs(data["under_sampled"] - data["under_closed"]) < 1e-6
+    # Smallest k with both worst errors below 5 %: 11 (the exercise of FIG 3).
+    worst = {k: max(d["under_closed"], d["over_closed"]) for k in (10, 11) for d in [cf.pyramid_data(k=k, mu=0.8)]}
+    assert worst[10] >= 0.05 and worst[11] < 0.05
+    # Along an edge (phi = 0) the inscribed pyramid holds the round cone exactly.
+    np.testing.assert_allclose(cf.pyramid_data(k=11, mu=0.8, phi_deg=0.0, azimuth_deg=120.0)["inner"], 0.8,
+                               rtol=1e-12)
+
+
+# --------------------------------------------------------------------- FIG 4
+
+def test_ball_penalty_stable_then_blown_up():
+    text, readout, _ = _show("ball_drop", model="penalty", k=1e4, dt=1e-3, zeta=0.1)
+    assert text == "PENALTY: stable"
+    assert "omega_n dt: 0.100" in readout
+    # dt so large that omega dt = 2.5 > 1.81 (the damped limit).
+    text, _, data = _show("ball_drop", model="penalty", k=1e4, dt=0.025, zeta=0.1)
+    assert "BLOWN UP" in text
+    assert data["amplification"] > 1.0
+    assert _show("ball_drop", model="penalty", k=1e4, dt=1e-3, zeta=0.0)[0] == "PENALTY: stable"
+
+
+def test_ball_penetration_shrinks_with_stiffness():
+    soft = cf.ball_drop_data(model="penalty", k=1e4, dt=1e-4, zeta=0.1)
+    stiff = cf.ball_drop_data(model="penalty", k=1e6, dt=1e-4, zeta=0.1)
+    # sqrt(100) = 10 times smaller, up to the sag and discretisation (10 %).
+    np.testing.assert_allclose(soft["max_penetration"] / stiff["max_penetration"], 10.0, rtol=0.1)
+    assert stiff["omega_dt"] == pytest.approx(0.1, rel=1e-9)
+    np.testing.assert_allclose(stiff["omega"], contact_sim.natural_frequency(1e6, 1.0), rtol=0)  # same call
+
+
+def test_ball_impulse_rest_time_matches_prediction():
+    text, readout, data = _show("ball_drop", model="impulse", e=0.8, dt=1e-3)
+    assert text == "IMPULSE: at rest"
+    predicted = drop.impulse_rest_time(1.0, 0.8)
+    assert f"{predicted:.3f} s" in readout
+    # The simulation stops bouncing once a rebound is shorter than a step: at most 2 dt / (1 - e) early.
+    assert 0.0 <= predicted - data["rest_simulated"] <= 2 * 1e-3 / 0.2 + 1e-12
+    assert f"{drop.impulse_rest_time(1.0, 0.9):.3f} s" in _show("ball_drop", model="impulse", e=0.9, dt=1e-3)[1]
+
+
+def test_ball_refuses_an_unknown_model():
+    with pytest.raises(DynamicsInputError, match="model"):
+        cf.ball_drop_data(model="spring")
+
+
+# --------------------------------------------------------------------- FIG 5
+
+def test_fingertip_names_the_limit():
+    base = dict(x_tip=0.5, elbow="up", mu=0.5, tau_max=1.0)
+    text, readout, _ = _show("fingertip", **base, f_t=0.0, f_n=1.0)
+    assert text == "FEASIBLE"
+    assert "2.00 N/(N m)" in readout
+    assert "4.00 N" in readout  # LP optimum (checked by hand in test_fingertip)
+    assert _show("fingertip", **base, f_t=0.9, f_n=1.0)[0] == "OUTSIDE FRICTION CONE"
+    assert _show("fingertip", **base, f_t=0.0, f_n=3.0)[0] == "JOINT 1 OVER LIMIT"
+    assert _show("fingertip", **{**base, "mu": 1.0}, f_t=-2.5, f_n=4.0)[0] == "JOINT 2 OVER LIMIT"
+    assert _show("fingertip", **{**base, "mu": 1.0}, f_t=0.0, f_n=-0.5)[0] == "TABLE MUST PULL"
+
+
+def test_fingertip_capacity_above_two_newton_per_newton_metre():
+    assert cf.fingertip_data(x_tip=0.0, elbow="up")["press_capacity"] < 2.5
+    data = cf.fingertip_data(x_tip=0.3, elbow="up")
+    # With the elbow up and the tip at 0.3 m the capacity is 3.33 N per N m.
+    assert data["press_capacity"] > 2.0
+    jac = fingertip.contact_jacobian(fingertip.two_link_ik(0.3, "up"))
+    np.testing.assert_allclose(data["press_capacity"], fingertip.press_capacity(jac), rtol=1e-12)  # same call
+    down = cf.fingertip_data(x_tip=0.3, elbow="down")
+    assert down["press_capacity"] < down["max_normal"]
+
+
+def test_fingertip_reach():
+    # The live figure's slider reaches past the workspace; inside it the data exist.
+    for x in (-0.8, 0.8):
+        assert _show("fingertip", x_tip=x)[0] in {"FEASIBLE", "OUTSIDE FRICTION CONE", "JOINT 1 OVER LIMIT",
+                                                 "JOINT 2 OVER LIMIT", "TABLE MUST PULL"}
+    with pytest.raises(UnreachableTargetError):
+        cf.fingertip_data(x_tip=0.9)
+
+
+# ----------------------------------------------------------- static pictures
+
+@pytest.mark.parametrize(
+    "data, draw, n_axes",
+    [
+        (cf.ramp_data(), cf.draw_ramp, 1),
+        (cf.cone2d_data(), cf.draw_cone2d, 1),
+        (cf.pyramid_data(), cf.draw_pyramid, 2),
+        (cf.ball_drop_data("impulse"), cf.draw_ball_drop, 3),
+        (cf.fingertip_data(), cf.draw_fingertip, 2),
+    ],
+)
+def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):
+    fig = draw(data)
+    assert len(fig.axes) == n_axes
+    assert sum(len(ax.lines) + len(ax.patches) + len(ax.collections) for ax in fig.axes) > 3
+
+
+def test_the_package_is_the_five_figure_modules():
+    # lib.figures re-exports each figure module's functions (the chapter's cf.*), nothing else.
+    modules = (ramp, cone2d, pyramid, ball_drop, finger_figure)
+    exported = {name: getattr(cf, name) for name in cf.__all__ if name not in ("COLORS", "STATE_COLORS")}
+    assert exported == {name: getattr(m, name) for m in modules for name in m.__all__}
+    assert len(exported) == 15
+
+
+def test_draw_titles_name_the_state():
+    # The static picture's title carries the state label of *_describe.
+    fig = cf.draw_ramp(cf.ramp_data(alpha_deg=45.0))
+    assert fig.axes[0].get_title().endswith("SLIP (down the slope)")
+    fig = cf.draw_ball_drop(cf.ball_drop_data("impulse", e=0.5))
+    assert fig.axes[0].get_title() == "IMPULSE: at rest"
+    fig = cf.draw_fingertip(cf.fingertip_data(f_t=0.0, f_n=-1.0))
+    assert fig.axes[1].get_title() == "force space: table must pull"
+
+
+@pytest.mark.parametrize("case", [dict(model="penalty", k=1e4, dt=1e-3, zeta=0.1),
+                                  dict(model="penalty", k=1e4, dt=1.9e-2, zeta=0.1),
+                                  dict(model="impulse", e=0.8, dt=1e-3)])
+def test_static_complementarity_panel_shows_every_step(case):
+    # The static picture's (gap, force) panel holds the point of every stored
+    # step, also for a blown-up penalty run with forces far above the bound.
+    data = cf.ball_drop_data(**case)
+    ax = cf.draw_ball_drop(data).axes[2]
+    steps = next(line for line in ax.lines if line.get_label() == "simulation steps")
+    assert len(steps.get_xdata()) == len(data["gap"])
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    assert x0 < 1e3 * data["gap"].min() and x1 > 1e3 * data["gap"].max()
+    assert y0 < 0.0 and y1 >= data["force"].max()
+
+
+def test_static_penetration_axis_holds_the_penetration():
+    data = cf.ball_drop_data(k=1e6)
+    axes = cf.draw_ball_drop(data).axes
+    assert axes[1].get_ylabel() == "penetration (mm)"
+    assert axes[2].get_ylabel() == "normal force $f_n$ (N)"
+    assert axes[1].get_ylim()[1] >= 1e3 * data["max_penetration"]
+
+
+# --------------------------------------------------------------- the layer
+
+#: Top-level packages that plot or build widgets: only lib.figures imports them.
+PLOTTING = {"matplotlib", "ipywidgets", "anywidget", "plotly", "bokeh"}
+#: Modules outside lib.figures allowed to import one of them, with the reason.
+ALLOWED = {"lib.common": "glue_figure closes a chapter's figure after gluing it (it draws nothing)"}
+
+
+def _imports(source: str, module: str) -> set[str]:
+    """Absolute dotted names a module imports (relative imports resolved against ``module``)."""
+    package = module.split(".")[:-1]
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            names.add(target)
+            names |= {f"{target}.{alias.name}" for alias in node.names}
+    return names
+
+
+def _breaks_the_rule(source: str, module: str) -> list[str]:
+    """The plotting imports of a module (that lib.figures does not import upwards: tests/test_layers.py)."""
+    return sorted(n for n in _imports(source, module) if n.split(".")[0] in PLOTTING)
+
+
+def test_only_lib_figures_plots():
+    found = {}
+    for path in (ROOT / "lib").rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        if not module.startswith("lib.figures"):
+            found[module.removesuffix(".__init__")] = _breaks_the_rule(path.read_text(encoding="utf-8"), module)
+    assert len(found) > 10  # the algorithms and the models are found
+    for module, reason in ALLOWED.items():
+        assert found.pop(module), f"{module} no longer needs its exception ({reason})"
+    offenders = {module: names for module, names in found.items() if names}
+    assert not offenders, f"modules outside lib.figures that plot: {offenders}"
+
+
+@pytest.mark.parametrize("source, module, expected", [
+    ("import numpy as np\nfrom matplotlib.figure import Figure\n", "lib.spatial",
+     ["matplotlib.figure", "matplotlib.figure.Figure"]),
+    ("import matplotlib.pyplot as plt\n", "lib.models.fourbar", ["matplotlib.pyplot"]),
+    ("def f(fig):\n    import matplotlib.pyplot as plt\n    plt.close(fig)\n", "lib.common", ["matplotlib.pyplot"]),
+    ("from anywidget import AnyWidget\n", "lib.models.fingertip", ["anywidget", "anywidget.AnyWidget"]),
+    ("import ipywidgets as widgets\n", "lib", ["ipywidgets"]),
+    ("from .. import friction\nfrom ..models import fingertip\n", "lib.models.ball_drop", []),
+])
+def test_the_layer_rule_sees_every_form_of_import(source, module, expected):
+    assert _breaks_the_rule(source, module) == expected
