@@ -1,14 +1,11 @@
 """Reference answers for the contact-and-friction exercises (exercises/contact_and_friction.md).
 
 Plain numpy / sympy, written independently of ``lib`` so that a change in a
-``lib`` routine cannot silently change the expected answers (the tests compare
-these answers with ``lib``). Every exercise name in
-``grader/chapters/contact_and_friction.py`` is defined here; a few more
-functions (the lesson's displayed formulas: critical angle, supplied force,
-sticking test, pyramid errors, stable step, rest time, textbook restitution,
-complementarity) are kept as helpers and as the answers the tests compare with
-``lib``. Only ``penalty_design`` uses ``lib`` (to simulate its own design), and
-imports it inside the function. SI units.
+``lib`` routine cannot silently change the expected answers
+(tests/test_friction.py compares these answers with ``lib``). Every exercise
+name in ``grader/chapters/contact_and_friction.py`` is defined here. Only
+``penalty_design`` uses ``lib`` (to simulate its own design), and imports it
+inside the function. SI units.
 """
 
 import itertools
@@ -17,59 +14,13 @@ import math
 import numpy as np
 import sympy as sp
 
-ZERO = 1e-12
 G = 9.81
 
 
-# Helpers: the lesson's displayed formulas ----------------------------------
-def critical_angle_deg(mu_s, mass):
-    """tan(alpha) <= mu_s: the critical tilt arctan(mu_s) in degrees; the mass cancels."""
-    return float(np.degrees(np.arctan(mu_s)))
-
-
-def supplied_force(f_t, f_n, mu):
-    """The force the surface supplies, (f_t, f_n): zero, the demand, or the cone edge."""
-    if f_n < 0.0:
-        return np.zeros(2)
-    if abs(f_t) <= mu * f_n:
-        return np.array([f_t, f_n], dtype=float)
-    return np.array([np.sign(f_t) * mu * f_n, f_n], dtype=float)
-
-
-def ramp_sticks(alpha, mu_s, mass, push, beta, g=G):
-    """|F cos b - m g sin a| <= mu_s (m g cos a - F sin b) and m g cos a - F sin b > 0."""
-    normal = mass * g * np.cos(alpha) - push * np.sin(beta)
-    demand = push * np.cos(beta) - mass * g * np.sin(alpha)
-    return bool(normal > 0.0 and abs(demand) <= mu_s * normal)
-
-
-def pyramid_errors(k):
-    """[1 - cos(pi/k), 1/cos(pi/k) - 1]: inscribed under-, circumscribed overestimate."""
+def _pyramid_worst_error(k):
+    """max(1 - cos(pi/k), 1/cos(pi/k) - 1): the circumscribed pyramid's overestimate is the larger."""
     c = np.cos(np.pi / k)
-    return np.array([1.0 - c, 1.0 / c - 1.0])
-
-
-def max_stable_step(k, mass):
-    """Semi-implicit Euler on a penalty contact: omega_n dt < 2, dt < 2 sqrt(m / k)."""
-    return float(2.0 * np.sqrt(mass / k))
-
-
-def complementarity_allowed(gap, force):
-    """0 <= force  perp  gap >= 0 (values within 1e-12 of zero count as zero)."""
-    if gap < -ZERO or force < -ZERO:
-        return False
-    return not (gap > ZERO and force > ZERO)
-
-
-def zeno_rest_time(h0, e, g):
-    """t0 (1 + e) / (1 - e) with t0 = sqrt(2 h0 / g)."""
-    t0 = np.sqrt(2.0 * h0 / g)
-    return float(t0 * (1.0 + e) / (1.0 - e))
-
-
-_zeta = sp.Symbol("zeta", positive=True)
-#: the linear spring-damper's restitution, as the lesson derives it (a helper)
-restitution_expr = sp.exp(-sp.pi * _zeta / sp.sqrt(1 - _zeta**2))
+    return max(1.0 - c, 1.0 / c - 1.0)
 
 
 # Exercise CF.1 --------------------------------------------------------------
@@ -102,7 +53,7 @@ cone_facts = {"A", "B"}
 def min_edges(tol):
     """Smallest k >= 3 with both worst pyramid errors below tol."""
     k = 3
-    while max(pyramid_errors(k)) >= tol:
+    while _pyramid_worst_error(k) >= tol:
         k += 1
     return k
 

@@ -269,30 +269,43 @@ def test_exercise_solutions_agree_with_lib():
 
     sol = _load_solutions()
     rng = np.random.default_rng(12)
-    for _ in range(200):
-        mu, mass = rng.uniform(0.0, 1.5), rng.uniform(0.1, 10.0)
-        # Same formula in two codes: round-off tolerance.
-        np.testing.assert_allclose(sol.critical_angle_deg(mu, mass), np.degrees(critical_angle(mu)), rtol=1e-12)
-        f_t, f_n = rng.uniform(-5, 5), rng.uniform(-2, 5)
-        np.testing.assert_allclose(sol.supplied_force(f_t, f_n, mu), cone_state(f_t, f_n, mu).supplied, atol=1e-12)
-        alpha, push, beta = rng.uniform(0, 1.5), rng.uniform(0, 30), rng.uniform(-1.5, 1.5)
-        margin = float(sticking_margin(alpha, mu, mass, push, beta))
-        if abs(margin) > 1e-9:
-            state = ramp_state(alpha, mu, min(mu, 0.3 * mu), mass, push, beta).state
-            assert sol.ramp_sticks(alpha, mu, mass, push, beta) == (state == "stick")
-    for k in range(3, 40):
-        np.testing.assert_allclose(sol.pyramid_errors(k), pyramid_worst_errors(k), rtol=1e-12)
-    assert sol.min_edges(0.05) == 11
-    np.testing.assert_allclose(sol.max_stable_step(1e6, 1.0), contact_sim.stable_time_step(1e6, 1.0), rtol=1e-14)
-    np.testing.assert_allclose(sol.zeno_rest_time(1.0, 0.8, 9.81), ball_drop.impulse_rest_time(1.0, 0.8), rtol=1e-14)
-    (zeta_symbol,) = sol.restitution_expr.free_symbols
+    # CF.2: the least push holds the block exactly (zero sticking margin), and 1 % less
+    # holds it at no push angle (the margin is negative over a fine grid of angles).
+    betas = np.linspace(-1.5, 1.5, 3001)
+    for _ in range(50):
+        mu, mass = rng.uniform(0.1, 1.0), rng.uniform(0.5, 5.0)
+        alpha = rng.uniform(np.arctan(mu) + 0.05, 1.4)
+        beta, push = sol.least_push(alpha, mu, mass)
+        assert abs(float(sticking_margin(alpha, mu, mass, push, beta))) < 1e-9 * mass * G
+        assert np.all(sticking_margin(alpha, mu, mass, 0.99 * push, betas) < 0.0)
+    # CF.1: below the critical angle the ramp supplies exactly the demand m g sin(alpha).
+    state = ramp_state(np.radians(18.0), 0.7, 0.5, 2.5)
+    assert state.state == "stick"
+    value, unit = sol.ramp_friction.split()
+    assert unit == "N" and float(value) == pytest.approx(abs(state.friction), rel=1e-6)
+    # CF.4: the fewest edges whose worst error is below tol, against lib's errors.
+    for tol in (0.3, 0.05, 0.01, 1e-3):
+        k = sol.min_edges(tol)
+        assert max(pyramid_worst_errors(k)) < tol <= max(pyramid_worst_errors(k - 1))
+    # CF.7: the clipped spring-damper's restitution, symbolic answer against lib's closed form.
+    (zeta_symbol,) = sol.clipped_restitution.free_symbols
     for zeta in (0.05, 0.3, 0.8):
-        np.testing.assert_allclose(float(sol.restitution_expr.subs(zeta_symbol, zeta)),
-                                   contact_sim.effective_restitution(zeta), rtol=1e-12)
-    assert sol.complementarity_allowed(3e-3, 5.0) is False
+        np.testing.assert_allclose(float(sol.clipped_restitution.subs(zeta_symbol, zeta)),
+                                   contact_sim.effective_restitution_no_tension(zeta), rtol=1e-12)
+    # CF.8: the debugged simulation's rebound ratio tends to lib's closed form as dt -> 0
+    # (first-order method: the gap shrinks with dt).
+    gaps = [abs(sol.rebound_ratio(1e4, 0.2, 1.0, 1.0, dt) - contact_sim.effective_restitution_no_tension(0.2))
+            for dt in (1e-4, 1e-5)]
+    assert gaps[1] < gaps[0] < 5e-3
+    # CF.10: the distance a ball bounces before rest, h0 (1 + e^2) / (1 - e^2), with e^2 = 0.49,
+    # against the impulse simulation's path length.
+    drop = ball_drop.simulate_impulse_drop(0.7, 1e-4, h0=1.5, t_end=12.0)
+    path = float(np.sum(np.abs(np.diff(drop.height))))
+    value, unit = sol.zeno_distance.split()
+    assert unit == "m" and float(value) == pytest.approx(path, rel=2e-3)
+    # CF.13: the LP (HiGHS) against lib's vertex enumeration: solver tolerance.
     for x_tip in np.linspace(-0.8, 0.8, 9):
         for elbow in ("up", "down"):
             jac = fingertip.contact_jacobian(fingertip.two_link_ik(x_tip, elbow))
-            # The LP (HiGHS) against vertex enumeration: solver tolerance.
             np.testing.assert_allclose(sol.max_press_force(jac, 0.6, 1.3),
                                        fingertip.max_normal_force(jac, 0.6, 1.3).normal_force, rtol=1e-7)
