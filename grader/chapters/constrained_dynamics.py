@@ -16,14 +16,10 @@ import numpy as np
 from grader.spec import ChoiceExercise, Chapter, ExpressionExercise, FunctionExercise
 from lib import constraints as lc
 from lib._validation import as_array, as_rotation, as_vector, positive, real_number
+from lib.common import random_spd
 from lib.constraints import check_constraint_jacobian
 from lib.contact_lcp import mass_matrix_inverse
 from lib.models import fivebar, stewart_gough
-
-
-def _spd(rng, n):
-    A = rng.normal(size=(n, n))
-    return A @ A.T + n * np.eye(n)
 
 
 def _rot(axis, angle):
@@ -51,7 +47,7 @@ def _valid_gamma_point(p):
 
 # 3.11.2, 3.11.4, 3.11.5, 3.11.7 ---------------------------------------------
 def _kkt_case(rng, n, m):
-    return {"M": _spd(rng, n), "J": rng.normal(size=(m, n)), "f": rng.normal(size=n), "gamma": rng.normal(size=m)}
+    return {"M": random_spd(rng, n), "J": rng.normal(size=(m, n)), "f": rng.normal(size=n), "gamma": rng.normal(size=m)}
 
 
 def _null_case(rng, n, m):
@@ -63,7 +59,7 @@ def _null_case(rng, n, m):
 
 
 def _energy_case(rng, n, m):
-    return {"M": _spd(rng, n), "J": rng.normal(size=(m, n)), "qd": rng.normal(size=n)}
+    return {"M": random_spd(rng, n), "J": rng.normal(size=(m, n)), "qd": rng.normal(size=n)}
 
 
 # Every case input is checked with the library's own validation (Exercise.validate):

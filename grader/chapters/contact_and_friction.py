@@ -24,8 +24,7 @@ import numpy as np
 from grader.spec import (Chapter, ChoiceExercise, DesignExercise, ExpressionExercise, FunctionExercise,
                          QuantityExercise)
 from lib._validation import as_matrix, as_vector, in_range, nonnegative, positive
-
-G = 9.81
+from lib.common import GRAVITY as G
 
 
 # CF.2 ------------------------------------------------------------------------

@@ -12,17 +12,13 @@ the small-depth range), so a formula that is wrong in general fails every case.
 import numpy as np
 
 from grader.spec import Chapter, ChoiceExercise, DesignExercise, FunctionExercise, QuantityExercise
-
-
-def _spd(rng, n):
-    B = rng.normal(size=(n, n))
-    return B @ B.T + n * np.eye(n)
+from lib.common import GRAVITY, random_spd
 
 
 # 3.12.3 ---------------------------------------------------------------------
 def _velocity_case(rng, n_contacts):
     n = int(rng.integers(2, 6))
-    return {"M": _spd(rng, n), "N": rng.normal(size=(n_contacts(n), n)), "v_star": rng.normal(size=n)}
+    return {"M": random_spd(rng, n), "N": rng.normal(size=(n_contacts(n), n)), "v_star": rng.normal(size=n)}
 
 
 # 3.12.5 ---------------------------------------------------------------------
@@ -68,7 +64,7 @@ def _hydro_case(rng):
     E_h = float(10 ** rng.uniform(4, 7))
     delta = float(rng.uniform(0.1, 0.8) * R)
     force = np.pi * E_h * delta**2 * (1 - 2 * delta / (3 * R))
-    return {"E_h": E_h, "R": R, "mass": float(force / 9.81)}
+    return {"E_h": E_h, "R": R, "mass": float(force / GRAVITY)}
 
 
 # 3.12.1 ---------------------------------------------------------------------
@@ -212,7 +208,7 @@ def _valid_hydro(c):
     from lib.hydroelastic import sphere_plane_force
 
     _valid_positive("E_h", "R", "mass")(c)
-    if not c["mass"] * 9.81 < float(sphere_plane_force(c["E_h"], c["R"], c["R"])):
+    if not c["mass"] * GRAVITY < float(sphere_plane_force(c["E_h"], c["R"], c["R"])):
         raise ValueError("the sphere's weight must be below the force at full depth, pi E_h R^2 / 3")
 
 
