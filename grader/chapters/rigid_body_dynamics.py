@@ -20,32 +20,21 @@ import numpy as np
 from grader.spec import Chapter, DesignExercise, ExpressionExercise, FunctionExercise
 from lib._validation import (as_matrix, as_rotation, as_symmetric, as_vector, in_range, positive,
                              positive_array, real_number)
+from lib.common import random_rotation
 from lib.inertia import check_physical_inertia
+from lib.model_files import rpy_to_rotation
 
 
 def _rpy(roll, pitch, yaw):
-    """R_z(yaw) R_y(pitch) R_x(roll), for public cases in general orientation."""
-    cr, sr, cp, sp, cy, sy = np.cos(roll), np.sin(roll), np.cos(pitch), np.sin(pitch), np.cos(yaw), np.sin(yaw)
-    return (np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]]) @ np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
-            @ np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]]))
-
-
-def _rotation(rng):
-    q = rng.normal(size=4)
-    q /= np.linalg.norm(q)
-    w, x, y, z = q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
+    """R_z(yaw) R_y(pitch) R_x(roll) (URDF's rpy), for public cases in general orientation."""
+    return rpy_to_rotation([roll, pitch, yaw])
 
 
 def _body_inertia(rng):
     """A physically consistent COM inertia in general (rotated) axes."""
     a, b = rng.uniform(0.2, 1.0, 2)
     lam = np.array([a, b, rng.uniform(abs(a - b) + 0.05, a + b - 0.05)])
-    R = _rotation(rng)
+    R = random_rotation(rng)
     return R @ np.diag(lam) @ R.T
 
 
@@ -165,7 +154,7 @@ def _hull_mesh(rng):
         if np.cross(b - a, c - a) @ eq[:3] < 0:     # orient counter-clockwise seen from outside
             tri = tri[[0, 2, 1]]
         faces.append([index[int(v)] for v in tri])
-    verts = pts[used] @ _rotation(rng).T + rng.normal(0.0, 0.3, 3)
+    verts = pts[used] @ random_rotation(rng).T + rng.normal(0.0, 0.3, 3)
     return verts, np.array(faces)
 
 
@@ -210,7 +199,7 @@ def _hidden_consistency(rng):
         [-0.2 * a, b, b + 0.1],                # not positive semidefinite
     ]
     for lam in sets:
-        R = _rotation(rng)
+        R = random_rotation(rng)
         cases.append({"inertia": R @ np.diag(lam) @ R.T})
     return cases
 
@@ -232,7 +221,7 @@ def _flipped_case(rng, j):
     while True:
         mass = float(rng.uniform(0.5, 3.0))
         a, b = rng.uniform(0.01, 0.05, 2)
-        R = _rotation(rng)
+        R = random_rotation(rng)
         I_c = R @ np.diag([a, b, rng.uniform(0.85, 0.95) * (a + b)]) @ R.T
         c = rng.normal(0.0, 0.1, 3)
         I_o = I_c + mass * (c @ c * np.eye(3) - np.outer(c, c))
@@ -260,7 +249,7 @@ def _wrench_case(rng):
 # 3.1.6 ----------------------------------------------------------------------
 def _torque_case(rng):
     return {
-        "R": _rotation(rng),
+        "R": random_rotation(rng),
         "inertia_body": _body_inertia(rng),
         "omega_world": rng.normal(size=3),
         "omega_dot_world": rng.normal(size=3),
