@@ -169,7 +169,8 @@ def _concept_lines(ex, res, lines):
         lines.append(f"  your answer reads as {si:.6g} {describe_dimension(dims)} (SI units)")
         if dims != want:
             lines.append(f"      FAIL: its unit is not one of this quantity ({describe_dimension(want)}, e.g. {ex.unit})")
-    lines.append("  0 of 0 public cases pass (a concept check has none). 1 hidden case is graded later "
+    kind = "a choice" if ex.kind == "choice" else "a number with a unit"
+    lines.append(f"  0 of 0 public cases pass ({kind} has none). 1 hidden case is graded later "
                  "by the instructor's grader; this check is not your score.")
 
 
@@ -180,7 +181,8 @@ def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     n_hidden = len(ex.case_inputs(chapter.seed)) - len(public)
     inputs = [c["inputs"] for c in public]
     desc = ex.child_description(inputs)
-    lines = [f"Exercise {ex.number} `{name}` ({ex.points:g} points): checking {len(public)} public case(s)"]
+    points = f"{ex.points:g} point" + ("" if ex.points == 1 else "s")
+    lines = [f"Exercise {ex.number} `{name}` ({points}): checking {len(public)} public case(s)"]
     uses_lib = _lib_names(answer) if ex.lib_forbidden else []
     if ex.lib_forbidden:
         lines.append("  graded without lib: `import lib` fails while this check runs, as it will in the grader")

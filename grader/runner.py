@@ -137,18 +137,33 @@ def to_plain(value):
 
 
 def to_inputs(case):
-    """Case inputs as call arguments: lists become float arrays, numbers floats."""
+    """Case inputs as call arguments: lists become float arrays (int arrays when every entry is an
+    int: indices such as a mesh's faces), numbers floats."""
     import numpy as np
 
     out = {}
     for key, val in case.items():
         if isinstance(val, list):
-            out[key] = np.array(val, dtype=float)
+            out[key] = np.array(val, dtype=int if _whole_numbers(val) else float)
         elif isinstance(val, float):
             out[key] = float(val)
         else:
             out[key] = val
     return out
+
+
+def _whole_numbers(value) -> bool:
+    """True for a non-empty (nested) list whose entries are all ints (not bools)."""
+    stack, seen = [value], 0
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif type(item) is int:
+            seen += 1
+        else:
+            return False
+    return seen > 0
 
 
 #: Most characters of a choice or a quantity answer.

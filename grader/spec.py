@@ -214,8 +214,8 @@ def _plain_inputs(value):
     """Inputs as JSON data (numpy arrays to lists); refuse anything else."""
     if isinstance(value, dict):
         return {str(k): _plain_inputs(v) for k, v in value.items()}
-    if isinstance(value, np.ndarray):
-        return value.astype(float).tolist()
+    if isinstance(value, np.ndarray):  # whole-number arrays (indices) stay whole numbers
+        return value.tolist() if np.issubdtype(value.dtype, np.integer) else value.astype(float).tolist()
     if isinstance(value, (list, tuple)):
         return [_plain_inputs(v) for v in value]
     if isinstance(value, (bool, np.bool_)):

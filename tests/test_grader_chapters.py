@@ -425,3 +425,45 @@ def test_declared_sections_exist_and_statements_link_there(chapter):
         assert ex.section in page_of, f"{ex.number}: no label ({ex.section})= in the chapter's pages"
         link = f"](../book/dynamics/{page_of[ex.section]}#{ex.section})"
         assert link in by_name[ex.name], f"{ex.number}: the statement does not link {link}"
+
+
+def test_flipping_the_largest_product_is_not_a_way_to_solve_3_1_4():
+    """A guess that uses no physics (flip the product of largest magnitude) must fail the second
+    public case and every hidden case of fix_flipped_product (found in the student try-out)."""
+    import numpy as np
+
+    from grader.spec import load_solutions
+
+    spec = load_chapter("rigid_body_dynamics")
+    ex = spec.exercise("fix_flipped_product")
+    solve = load_solutions("rigid_body_dynamics").fix_flipped_product
+    guessed_right = []
+    for seed in (spec.seed, 1, 2):
+        for i, (public, case) in enumerate(ex.case_inputs(seed)):
+            params = np.asarray(case["params"], dtype=float)
+            guess = params.copy()
+            guess[7 + int(np.argmax(np.abs(params[7:])))] *= -1
+            guessed_right.append((seed, i, bool(np.allclose(guess, solve(params), rtol=1e-9, atol=1e-12))))
+    assert [(s, i) for s, i, ok in guessed_right if ok] == [(s, 0) for s in (spec.seed, 1, 2)], guessed_right
+
+
+def test_index_arrays_arrive_as_integers_and_other_lists_as_floats(tmp_path):
+    """A mesh's faces (every entry an int) reach the student's function as an integer array, the
+    vertices as floats: the statement need not explain a conversion."""
+    tail = '''
+
+_reference_mesh_inertia = mesh_inertia
+
+
+def mesh_inertia(vertices, faces, density):
+    import numpy as np
+
+    if faces.dtype.kind != "i" or vertices.dtype.kind != "f" or not isinstance(density, float):
+        raise TypeError(f"faces {faces.dtype}, vertices {vertices.dtype}, density {type(density)}")
+    return _reference_mesh_inertia(vertices, faces, density)
+'''
+    sub = tmp_path / "hw.py"
+    sub.write_text((REPO / "solutions" / "rigid_body_dynamics.py").read_text() + tail)
+    report = core.grade_submission(sub, _opts("rigid_body_dynamics"))
+    entry = next(e for e in report["exercises"] if e["name"] == "mesh_inertia")
+    assert entry["score"] == entry["points"], core.format_report(report)

@@ -148,8 +148,13 @@ def test_every_exercise_gets_exactly_its_score(reports, name):
 
 
 def test_lib_free_child_says_why(reports):
-    text = core.format_report(reports["lib_reached_four_ways"])
+    report = reports["lib_reached_four_ways"]
+    text = core.format_report(report)
     assert "done without lib" in text and "lib" in text
+    # the case that imported lib says why it failed, as the inline check does
+    step = next(ex for ex in report["exercises"] if ex["name"] == "contact_lcp_step")
+    assert any("No module named 'lib" in c["message"] and "(this exercise is graded without lib)" in c["message"]
+               for c in step["cases"]), step
 
 
 def test_no_expected_answer_of_a_concept_check_is_shown(reports):

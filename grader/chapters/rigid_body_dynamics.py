@@ -168,7 +168,8 @@ def _public_meshes():
     # a box 0.2 x 0.1 x 0.3 m with its COM at (0.3, -0.2, 0.5), outward faces; and a
     # tetrahedron (origin outside) with inward faces
     corners = np.array([[(i >> 0) & 1, (i >> 1) & 1, (i >> 2) & 1] for i in range(8)], dtype=float)
-    box = (corners - 0.5) * [0.2, 0.1, 0.3] + [0.3, -0.2, 0.5]
+    # rounded to 12 decimals: the printed inputs read 0.2, not 0.19999999999999998
+    box = np.round((corners - 0.5) * [0.2, 0.1, 0.3] + [0.3, -0.2, 0.5], 12)
     quads = [(0, 4, 6, 2), (1, 3, 7, 5), (0, 1, 5, 4), (2, 6, 7, 3), (0, 2, 3, 1), (4, 5, 7, 6)]
     box_faces = [list(t) for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
     tet = [[0.1, 0.2, 0.1], [0.4, 0.1, 0.2], [0.2, 0.5, 0.0], [0.25, 0.3, 0.45]]
@@ -217,7 +218,8 @@ def _pi_min_eig(params):
 
 def _flipped_case(rng, j):
     """Ten parameters of a flat-ish body about a frame origin, product j of I_o sign-flipped;
-    only flipping product j back gives a physical body (by a clear margin)."""
+    only flipping product j back gives a physical body (by a clear margin), and product j is
+    not the largest in magnitude (flipping the largest one, a guess, fails every hidden case)."""
     while True:
         mass = float(rng.uniform(0.5, 3.0))
         a, b = rng.uniform(0.01, 0.05, 2)
@@ -229,7 +231,9 @@ def _flipped_case(rng, j):
         bad = true.copy()
         bad[7 + j] *= -1
         others = [bad * np.where(np.arange(10) == 7 + k, -1, 1) for k in range(3) if k != j]
-        if _pi_min_eig(true) > 2e-4 and _pi_min_eig(bad) < -1e-3 and all(_pi_min_eig(o) < -1e-3 for o in others):
+        not_largest = abs(bad[7 + j]) < 0.9 * np.max(np.abs(bad[7:]))
+        if (not_largest and _pi_min_eig(true) > 2e-4 and _pi_min_eig(bad) < -1e-3
+                and all(_pi_min_eig(o) < -1e-3 for o in others)):
             return {"params": bad}
 
 
@@ -422,8 +426,9 @@ CHAPTER = Chapter(
             public=[
                 # 1 kg, c = (-0.05, 0.1, 0.05), nearly flat: I_xy of I_o written with the wrong sign
                 {"params": [1.0, -0.05, 0.1, 0.05, 0.0325, 0.035, 0.0575, -0.015, 0.0075, -0.01]},
-                # 1 kg, c = (0.05, 0.05, 0.1), the same I_c: I_yz of I_o wrong
-                {"params": [1.0, 0.05, 0.05, 0.1, 0.0325, 0.0425, 0.05, 0.0075, 0.0, 0.01]},
+                # 1 kg, c = (-0.1, 0.05, 0.05), the same I_c: I_xz of I_o wrong, and it is not the
+                # largest product (a guess that flips the largest one fails here)
+                {"params": [1.0, -0.1, 0.05, 0.05, 0.025, 0.0425, 0.0575, 0.015, -0.01, -0.0075]},
             ],
             hidden=lambda rng: [_flipped_case(rng, j) for j in rng.permutation(3).tolist() + [int(rng.integers(3))]],
             rtol=1e-9, atol=1e-12,
