@@ -426,6 +426,27 @@ def browser() -> Iterator[object]:
             chromium.close()
 
 
+def block_network(context, allow_local: bool = False) -> list[str]:
+    """Abort every request of a browser context except file:, data: and blob: URLs (and, with
+    ``allow_local``, 127.0.0.1/localhost): the book must read offline. Returns the list that
+    collects the blocked URLs."""
+    from urllib.parse import urlparse
+
+    blocked: list[str] = []
+
+    def route(route_) -> None:
+        url = route_.request.url
+        local = allow_local and (urlparse(url).hostname or "") in ("127.0.0.1", "localhost")
+        if url.startswith(("file:", "data:", "blob:")) or local:
+            route_.continue_()
+        else:
+            blocked.append(url)
+            route_.abort()
+
+    context.route("**/*", route)
+    return blocked
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir() -> Path:
     """artifacts/screenshots/, without screenshots of pages no longer in the toc."""

@@ -13,6 +13,7 @@ from typing import Callable
 
 import jupytext
 
+from conftest import JUPYTEXT_HEADER
 from grader.sandbox import Limits
 
 REPO = Path(__file__).resolve().parent.parent
@@ -153,16 +154,7 @@ SPECIALS.append(Special("many_pass_cells", "many_pass_cells.ipynb", _many_pass_c
 YAML_BOMB = "\n".join(['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
                       + [f"{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]"
                          for p, c in zip("abcdefgh", "bcdefghi")])
-MYST_HEADER = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  name: python3
----
-"""
+MYST_HEADER = JUPYTEXT_HEADER  # a MyST notebook's header, as the tests' tiny books write it
 
 
 def _myst(code: str, options: str = "") -> str:

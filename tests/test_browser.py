@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 import yaml
 
-from conftest import ROOT, BookBuild, TocPage, make_tiny_book, run_book_build, toc_pages
+from conftest import ROOT, BookBuild, TocPage, block_network, make_tiny_book, run_book_build, toc_pages
 
 NAV_TIMEOUT_MS = 60_000
 
@@ -287,18 +287,7 @@ def check_page(
 def offline_page(browser):
     """A fresh browser page whose network is cut off (only file:// passes)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    blocked: list[str] = []
-
-    def route(route_) -> None:
-        url = route_.request.url
-        host = urlparse(url).hostname or ""
-        if url.startswith(("file:", "data:", "blob:")) or host in ("127.0.0.1", "localhost"):
-            route_.continue_()
-        else:
-            blocked.append(url)
-            route_.abort()
-
-    context.route("**/*", route)
+    blocked = block_network(context, allow_local=True)
     page = context.new_page()
     page.blocked = blocked
     yield page
@@ -519,10 +508,7 @@ def check_layout(browser, html_file: Path, width: int, name: str) -> list[str]:
     """Open ``html_file`` at ``width`` px offline; return layout, toggle and console faults."""
     faults: list[str] = []
     context = browser.new_context(viewport={"width": width, "height": 800})
-    context.route(
-        "**/*",
-        lambda r: r.continue_() if r.request.url.startswith(("file:", "data:", "blob:")) else r.abort(),
-    )
+    block_network(context)
     page = context.new_page()
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)

@@ -29,7 +29,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import BookBuild
+from conftest import BookBuild, block_network
 from lib.errors import DynamicsInputError
 from lib import figures as cf
 
@@ -219,17 +219,7 @@ def drive(page: Any, name: str, values: dict[str, Any]) -> dict[str, Any]:
 
 def open_offline(context: Any, html_file: Path) -> tuple[Any, list[str]]:
     """Open ``html_file`` with every non-file request aborted; wait for the live figures."""
-    blocked: list[str] = []
-
-    def route(route_: Any) -> None:
-        url = route_.request.url
-        if url.startswith(("file:", "data:", "blob:")):
-            route_.continue_()
-        else:
-            blocked.append(url)
-            route_.abort()
-
-    context.route("**/*", route)
+    blocked = block_network(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
