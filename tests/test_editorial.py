@@ -70,6 +70,13 @@ def _markdown_prose(page: TocPage) -> list[tuple[int, str]]:
     return out
 
 
+def _prose_matches(page: TocPage, pattern: re.Pattern | str):
+    """(cell number, prose text, match) for every match of ``pattern`` in a page's prose."""
+    for i, text in _markdown_prose(page):
+        for m in re.finditer(pattern, text):
+            yield i, text, m
+
+
 def _math(page: TocPage) -> str:
     """All inline and display maths of a page's Markdown cells, one snippet per line."""
     snippets = []
@@ -135,8 +142,7 @@ def test_code_lines_fit_the_column(page: TocPage) -> None:
 def test_no_text_about_how_the_page_was_made(page: TocPage) -> None:
     found = [
         f"cell {i}: ...{text[max(m.start() - 50, 0) : m.end() + 30]!r}..."
-        for i, text in _markdown_prose(page)
-        for m in META_TEXT.finditer(text)
+        for i, text, m in _prose_matches(page, META_TEXT)
     ]
     assert not found, (
         f"{page.docname}: text about how the page was made; cite the claim, check it on the "
@@ -149,8 +155,7 @@ def test_unchecked_claims_use_one_marker(page: TocPage) -> None:
     """The one quiet marker is "(stated; see {cite:p}`key`)" or "... (stated)"."""
     odd = [
         f"cell {i}: {m.group(0)!r}"
-        for i, text in _markdown_prose(page)
-        for m in re.finditer(r"\((?:stated|claimed|assumed|unchecked)[^)]*\)", text)
+        for i, _, m in _prose_matches(page, r"\((?:stated|claimed|assumed|unchecked)[^)]*\)")
         if not re.fullmatch(r"\(stated(?:; see ROLE(?:, ROLE)*)?\)", m.group(0))
     ]
     assert not odd, f"{page.docname}: other forms of the 'stated' marker:\n" + "\n".join(odd)
@@ -160,8 +165,7 @@ def test_unchecked_claims_use_one_marker(page: TocPage) -> None:
 def test_prose_never_types_a_figure_or_equation_number(page: TocPage) -> None:
     typed = [
         f"cell {i}: {text[max(m.start() - 30, 0) : m.end() + 20]!r}"
-        for i, text in _markdown_prose(page)
-        for m in TYPED_FIGURE_NUMBER.finditer(text)
+        for i, text, m in _prose_matches(page, TYPED_FIGURE_NUMBER)
     ]
     assert not typed, (
         f"{page.docname}: a typed figure/table/equation number; use {{numref}} or {{eq}}:\n"
