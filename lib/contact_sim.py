@@ -23,7 +23,6 @@ __all__ = [
     "stable_time_step",
     "step_amplification",
     "max_penetration",
-    "effective_restitution",
     "effective_restitution_no_tension",
     "complementarity_state",
 ]
@@ -181,32 +180,6 @@ def max_penetration(v0: float, k: float, mass: float, zeta: float = 0.0) -> floa
     return v0 / natural_frequency(k, mass) * decay
 
 
-def effective_restitution(zeta: float) -> float:
-    """Restitution of a linear spring-damper contact that may pull at release.
-
-    The ball leaves when the gap closes again, half a damped period after the
-    impact: ``e = exp(-pi zeta / sqrt(1 - zeta^2))``.
-    Explained in :ref:`sec-cf-penalty`.
-
-    Parameters
-    ----------
-    zeta : float
-        Damping ratio, ``0 <= zeta < 1``.
-
-    Returns
-    -------
-    float
-        Ratio of rebound speed to impact speed.
-
-    Examples
-    --------
-    >>> round(effective_restitution(0.1), 6)
-    0.729248
-    """
-    zeta = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
-    return math.exp(-math.pi * zeta / math.sqrt(1.0 - zeta * zeta))
-
-
 def effective_restitution_no_tension(zeta: float) -> float:
     """Restitution of a spring-damper contact whose force is clipped at zero.
 
@@ -216,7 +189,7 @@ def effective_restitution_no_tension(zeta: float) -> float:
     while it is still penetrating, and flies out with speed ratio
     ``exp(-zeta theta / s) |cos(theta) - zeta sin(theta) / s|`` (gravity
     neglected during the contact). This is a little larger than
-    :func:`effective_restitution`.
+    :func:`lib.soft_contact.kelvin_voigt_restitution`.
     Explained in :ref:`sec-cf-penalty`.
 
     Parameters

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .common import GRAVITY
 from ._validation import FloatArray, as_array, in_range, positive, positive_int, real_number
 from .errors import OutOfRangeError
 
 __all__ = [
-    "STANDARD_GRAVITY",
     "RampState",
     "ConeState",
     "critical_angle",
@@ -31,7 +31,6 @@ __all__ = [
 ]
 
 #: Standard gravity in m/s^2, used as the default everywhere in the lesson.
-STANDARD_GRAVITY = 9.81
 
 
 def critical_angle(mu_s: float) -> float:
@@ -108,7 +107,7 @@ class RampState:
 
 
 def ramp_state(alpha: float, mu_s: float, mu_k: float, mass: float, push: float = 0.0,
-               beta: float = 0.0, g: float = STANDARD_GRAVITY) -> RampState:
+               beta: float = 0.0, g: float = GRAVITY) -> RampState:
     """Classify a block resting on a ramp as sticking, slipping or lifting off.
 
     The block is a point mass (it cannot tip) that starts at rest. The push
@@ -196,7 +195,7 @@ def ramp_state(alpha: float, mu_s: float, mu_k: float, mass: float, push: float 
 
 
 def sticking_margin(alpha: ArrayLike, mu_s: float, mass: float, push: ArrayLike = 0.0,
-                    beta: ArrayLike = 0.0, g: float = STANDARD_GRAVITY) -> FloatArray:
+                    beta: ArrayLike = 0.0, g: float = GRAVITY) -> FloatArray:
     """Slack of the ramp's sticking condition, vectorised over the inputs.
 
     Returns ``mu_s (m g cos a - F sin b) - |F cos b - m g sin a|``: positive

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lib.common import GRAVITY
+
 from lib.contact_lcp import (
     assemble_contact_lcp,
     delassus,
@@ -30,7 +32,7 @@ from lib.errors import (
 )
 from lib.friction import pyramid_capacity
 
-G_ACC = 9.81
+G_ACC = GRAVITY  # lib.common: the book's g
 
 
 def _random_spd(rng, n):

@@ -17,6 +17,8 @@ import matplotlib
 import numpy as np
 import pytest
 
+from lib.common import GRAVITY
+
 matplotlib.use("Agg")
 
 from conftest import ROOT  # noqa: E402
@@ -75,7 +77,7 @@ def test_ramp_refuses_a_bad_friction_pair():
 
 def test_ramp_data_equals_lib():
     d = cf.ramp_data(alpha_deg=35.0, mu_s=0.6, mu_k=0.5, mass=2.0, push=0.3, beta_deg=-20.0)
-    s = friction.ramp_state(math.radians(35.0), 0.6, 0.5, 2.0, 0.3 * 2.0 * friction.STANDARD_GRAVITY,
+    s = friction.ramp_state(math.radians(35.0), 0.6, 0.5, 2.0, 0.3 * 2.0 * GRAVITY,
                             math.radians(-20.0))
     assert d["state"] == s.state
     # Same computation; exact equality expected.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lib.common import GRAVITY
+
 from lib.errors import NonFiniteError, NonPositiveMassError, NonPositiveValueError, OutOfRangeError, ShapeError
 from lib.friction import (
     cone_state,
@@ -16,7 +18,7 @@ from lib.friction import (
     sticking_margin,
 )
 
-G = 9.81
+G = GRAVITY  # lib.common: the book's g
 
 
 # ---------------------------------------------------------------- the ramp

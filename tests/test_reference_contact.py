@@ -18,6 +18,8 @@ import numpy as np
 import pinocchio as pin
 import pydrake
 import pytest
+
+from lib.common import GRAVITY
 from pydrake.geometry import (
     AddCompliantHydroelasticProperties,
     AddCompliantHydroelasticPropertiesForHalfSpace,
@@ -58,7 +60,7 @@ from lib.soft_contact import (
     simulate_collision,
 )
 
-G_ACC = 9.81
+G_ACC = GRAVITY  # lib.common: the book's g
 
 # ============================================================== SciPy
 

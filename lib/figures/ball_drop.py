@@ -19,7 +19,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullLocator
 
-from .. import contact_sim, friction
+from ..common import GRAVITY
+from .. import contact_sim, soft_contact
 from .._validation import in_range, nonnegative, one_of, positive
 from ..models import ball_drop as drop
 from . import _frame as fr
@@ -33,7 +34,7 @@ def _downsample(n: int, limit: int = 800) -> np.ndarray:
 
 def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zeta: float = 0.1,
                    e: float = 0.8, mass: float = 1.0, h0: float = 1.0,
-                   g: float = friction.STANDARD_GRAVITY) -> dict:
+                   g: float = GRAVITY) -> dict:
     """Data of the ball-drop figure: one simulation and the closed forms it is checked against.
 
     ``model`` is ``"penalty"`` (:func:`lib.models.ball_drop.simulate_penalty_drop`,
@@ -62,7 +63,7 @@ def ball_drop_data(model: str = "penalty", k: float = 1e4, dt: float = 1e-3, zet
             "amplification": contact_sim.step_amplification(omega * dt, zeta),
             "penetration_predicted": contact_sim.max_penetration(v0, k, mass, zeta) + sag,
             "restitution_predicted": contact_sim.effective_restitution_no_tension(zeta),
-            "restitution_tension": contact_sim.effective_restitution(zeta),
+            "restitution_tension": soft_contact.kelvin_voigt_restitution(zeta),
             "stable_step": contact_sim.stable_time_step(k, mass, zeta),
             # Plot scales that depend on k only (the undamped bound), so the
             # axes of the live figure stay put while dt and zeta change.

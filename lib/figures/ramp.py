@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..common import GRAVITY
 from .. import friction
 from . import _frame as fr
 
@@ -25,7 +26,7 @@ __all__ = ["ramp_data", "ramp_describe", "draw_ramp"]
 
 
 def ramp_data(alpha_deg: float = 20.0, mu_s: float = 0.6, mu_k: float = 0.5, mass: float = 1.0,
-              push: float = 0.0, beta_deg: float = 0.0, g: float = friction.STANDARD_GRAVITY) -> dict:
+              push: float = 0.0, beta_deg: float = 0.0, g: float = GRAVITY) -> dict:
     """Data of the ramp figure: the state of :func:`lib.friction.ramp_state` and arrow geometry.
 
     ``push`` is in units of the weight ``m g``; angles are in degrees. Arrow

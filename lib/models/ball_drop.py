@@ -19,7 +19,7 @@ import numpy as np
 
 from .._validation import FloatArray, in_range, positive
 from ..errors import OutOfRangeError
-from ..friction import STANDARD_GRAVITY
+from ..common import GRAVITY
 
 __all__ = [
     "DropResult",
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 
-def impact_speed(h0: float, g: float = STANDARD_GRAVITY) -> float:
+def impact_speed(h0: float, g: float = GRAVITY) -> float:
     """Speed ``sqrt(2 g h0)`` of a ball dropped from rest at height ``h0``.
 
     Explained in :ref:`sec-cf-nonsmooth`.
@@ -55,7 +55,7 @@ def impact_speed(h0: float, g: float = STANDARD_GRAVITY) -> float:
     return math.sqrt(2.0 * positive(g, "g") * positive(h0, "h0"))
 
 
-def impulse_rest_time(h0: float, e: float, g: float = STANDARD_GRAVITY) -> float:
+def impulse_rest_time(h0: float, e: float, g: float = GRAVITY) -> float:
     """Time at which a bouncing ball with restitution ``e < 1`` comes to rest.
 
     The fall takes ``t0 = sqrt(2 h0 / g)``; the ``n``-th rebound flight takes
@@ -163,7 +163,7 @@ def _check_step(dt: float, t_end: float) -> int:
 
 
 def simulate_penalty_drop(k: float, dt: float, zeta: float = 0.0, mass: float = 1.0,
-                          h0: float = 1.0, t_end: float = 2.5, g: float = STANDARD_GRAVITY,
+                          h0: float = 1.0, t_end: float = 2.5, g: float = GRAVITY,
                           allow_tension: bool = False, v_start: float = 0.0) -> DropResult:
     """Drop a ball on a penalty (spring-damper) floor with semi-implicit Euler.
 
@@ -172,7 +172,7 @@ def simulate_penalty_drop(k: float, dt: float, zeta: float = 0.0, mass: float = 
     contact), then ``v += dt (f_n / m - g)`` and ``x += dt v`` (the new
     velocity moves the position: semi-implicit, symplectic Euler). With
     ``allow_tension`` the clip at zero is dropped while penetrating, which is
-    the linear spring-damper of :func:`lib.contact_sim.effective_restitution`.
+    the linear spring-damper of :func:`lib.soft_contact.kelvin_voigt_restitution`.
     Explained in :ref:`sec-cf-penalty`.
 
     Parameters
@@ -282,7 +282,7 @@ def simulate_penalty_drop(k: float, dt: float, zeta: float = 0.0, mass: float = 
 
 
 def simulate_impulse_drop(e: float, dt: float, mass: float = 1.0, h0: float = 1.0,
-                          t_end: float = 5.0, g: float = STANDARD_GRAVITY) -> DropResult:
+                          t_end: float = 5.0, g: float = GRAVITY) -> DropResult:
     """Drop a ball on a rigid floor with an impulse (restitution) contact.
 
     Each step flies ballistically (exact for constant gravity). If the ball

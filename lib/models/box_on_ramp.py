@@ -23,7 +23,7 @@ from .._validation import FloatArray, as_array, as_vector, in_range, instance_of
 from ..contact_lcp import effective_mass, free_velocity, solve_contact_lcp
 from ..contact_sim import critical_omega_dt
 from ..errors import ConvergenceError, OutOfRangeError
-from ..friction import STANDARD_GRAVITY
+from ..common import GRAVITY
 from ..inertia import box_inertia, parallel_axis
 from ..soft_contact import kelvin_voigt_damping, kelvin_voigt_force
 
@@ -89,7 +89,7 @@ class BoxOnRamp:
 
 
 def box_on_ramp(width: float, height: float, mass: float, alpha: float, mu: float,
-                g: float = STANDARD_GRAVITY) -> BoxOnRamp:
+                g: float = GRAVITY) -> BoxOnRamp:
     """Validate and bundle the parameters of a box on a ramp.
 
     The inertia about the centre of mass is the out-of-plane entry of
