@@ -23,6 +23,7 @@ from lib.constraints import (
     multiplier_torques,
     null_space_acceleration,
 )
+from lib.common import GRAVITY
 from lib.integrate import rk4
 from lib.models.fivebar import FIVEBAR_ACTUATED, FIVEBAR_GEOMETRY, fivebar_constraints, fivebar_dynamics, fivebar_motion
 from lib.models.fourbar import (
@@ -32,6 +33,7 @@ from lib.models.fourbar import (
     fourbar_independent_acceleration,
     fourbar_state,
 )
+from lib.models.pinocchio_reference import fivebar_pinocchio, fourbar_pinocchio
 from lib.models.planar_chain import pen_on_line, planar_chain_dynamics
 from lib.models.stewart_gough import stewart_geometry, stewart_leg_forces
 
@@ -50,17 +52,8 @@ def translation(x: float) -> pin.SE3:
 
 def new_model() -> pin.Model:
     model = pin.Model()
-    model.gravity.linear = np.array([0.0, -9.81, 0.0])
+    model.gravity.linear = np.array([0.0, -GRAVITY, 0.0])
     return model
-
-
-def loop_constraint(model, joint_a, point_a, joint_b, point_b):
-    cm = pin.RigidConstraintModel(pin.ContactType.CONTACT_3D, model, joint_a, translation(point_a), joint_b, translation(point_b), pin.ReferenceFrame.LOCAL)
-    models = pin.StdVec_RigidConstraintModel()
-    models.append(cm)
-    datas = pin.StdVec_RigidConstraintData()
-    datas.append(cm.createData())
-    return models, datas
 
 
 # --- SciPy -----------------------------------------------------------------------
@@ -137,20 +130,9 @@ def test_pen_arm_dynamics_against_pinocchio():
 
 
 def test_fourbar_kkt_against_pinocchio_constraint_dynamics():
-    l1, l2, l3, l4 = FOURBAR_LENGTHS
-    model = new_model()
-    crank = model.addJoint(0, pin.JointModelRZ(), pin.SE3.Identity(), "crank")
-    model.appendBodyToJoint(crank, rod_inertia(DENSITY * l2, l2), pin.SE3.Identity())
-    coupler = model.addJoint(crank, pin.JointModelRZ(), translation(l2), "coupler")
-    model.appendBodyToJoint(coupler, rod_inertia(DENSITY * l3, l3), pin.SE3.Identity())
-    rocker = model.addJoint(0, pin.JointModelRZ(), translation(l1), "rocker")
-    model.appendBodyToJoint(rocker, rod_inertia(DENSITY * l4, l4), pin.SE3.Identity())
-    data = model.createData()
-    cms, cds = loop_constraint(model, coupler, l3, rocker, l4)  # the cut joint at C
-    pin.initConstraintDynamics(model, data, cms, cds)
+    loop = fourbar_pinocchio(FOURBAR_LENGTHS, DENSITY)  # tree + cut joint at C
+    model, data, cms, cds, T = loop.model, loop.data, loop.constraint_models, loop.constraint_datas, loop.to_joint_angles
     prox = pin.ProximalSettings(1e-14, 1e-12, 50)
-    T = np.zeros((3, 9))
-    T[0, 2], T[1, 5], T[1, 2], T[2, 8] = 1.0, 1.0, -1.0, 1.0  # relative joint angles
     M, f = fourbar_dynamics(density=DENSITY)
     for theta, thetad in [(0.3, 1.0), (1.2, -3.0), (2.5, 5.0), (-2.0, 0.5)]:
         q, qd = fourbar_state(theta, thetad)
@@ -162,30 +144,12 @@ def test_fourbar_kkt_against_pinocchio_constraint_dynamics():
         np.testing.assert_allclose(a, T @ qdd, atol=1e-10)
 
 
-def fivebar_pinocchio():
-    a, l1, l2 = FIVEBAR_GEOMETRY
-    model, distal = new_model(), []
-    for x in (-a, a):
-        j = model.addJoint(0, pin.JointModelRZ(), translation(x), f"proximal{x:+}")
-        model.appendBodyToJoint(j, rod_inertia(DENSITY * l1, l1), pin.SE3.Identity())
-        k = model.addJoint(j, pin.JointModelRZ(), translation(l1), f"distal{x:+}")
-        model.appendBodyToJoint(k, rod_inertia(DENSITY * l2, l2), pin.SE3.Identity())
-        model.addFrame(pin.Frame(f"tip{x:+}", k, translation(l2), pin.FrameType.OP_FRAME))
-        distal.append(k)
-    return model, distal
-
-
 def test_fivebar_torques_against_pinocchio_rnea_and_constraint_dynamics():
-    _, _, l2 = FIVEBAR_GEOMETRY
-    model, distal = fivebar_pinocchio()
-    data = model.createData()
+    loop = fivebar_pinocchio(FIVEBAR_GEOMETRY, DENSITY)  # two 2R chains cut at the end point
+    model, data, cms, cds, T = loop.model, loop.data, loop.constraint_models, loop.constraint_datas, loop.to_joint_angles
     tips = [f.name for f in model.frames if f.name.startswith("tip")]
     tip_ids = [model.getFrameId(name) for name in tips]
-    cms, cds = loop_constraint(model, distal[0], l2, distal[1], l2)
-    pin.initConstraintDynamics(model, data, cms, cds)
     prox = pin.ProximalSettings(1e-14, 1e-12, 50)
-    T = np.zeros((4, 12))
-    T[0, 2], T[1, 5], T[1, 2], T[2, 8], T[3, 11], T[3, 8] = 1.0, 1.0, -1.0, 1.0, 1.0, -1.0
     M, f = fivebar_dynamics(density=DENSITY)
     act = list(FIVEBAR_ACTUATED)
     w = 2.0 * np.pi
@@ -217,7 +181,7 @@ def stewart_mjcf(base, platform, mass, inertia):
     tendons = "".join(f'<spatial name="leg{i}"><site site="b{i}"/><site site="p{i}"/></spatial>' for i in range(6))
     motors = "".join(f'<motor tendon="leg{i}" gear="1"/>' for i in range(6))
     d = np.diag(inertia)
-    return f"""<mujoco><option gravity="0 0 -9.81"/><worldbody>{sites_b}
+    return f"""<mujoco><option gravity="0 0 -{GRAVITY}"/><worldbody>{sites_b}
     <body name="platform" pos="0 0 0.4"><freejoint/>
     <inertial pos="0 0 0" mass="{mass}" diaginertia="{d[0]} {d[1]} {d[2]}"/>{sites_p}</body>
     </worldbody><tendon>{tendons}</tendon><actuator>{motors}</actuator></mujoco>"""
