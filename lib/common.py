@@ -131,21 +131,21 @@ def random_inertia(rng: np.random.Generator, n_points: int = 6) -> FloatArray:
 
 
 def glue_number(name: str, value: float) -> None:
-    """Glue a number for ``{glue:text}`name:.3g``` in the prose, as a plain float, not displayed."""
+    """Glue a number under ``name`` as a plain float, not displayed: the prose formats it."""
     from myst_nb import glue
 
     glue(name, float(value), display=False)
 
 
 def glue_text(name: str, text: str) -> None:
-    """Glue a short text (a formatted number with its unit, a word) for ``{glue:}`name```."""
+    """Glue a short text (a formatted number with its unit, a word) under ``name``, not displayed."""
     from myst_nb import glue
 
     glue(name, str(text), display=False)
 
 
 def glue_figure(name: str, fig) -> None:
-    """Glue a Matplotlib figure for a ``{glue:figure}`` directive, then close it."""
+    """Glue a Matplotlib figure under ``name`` for a figure directive of the page, then close it."""
     import matplotlib.pyplot as plt
     from myst_nb import glue
 
