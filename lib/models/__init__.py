@@ -14,6 +14,8 @@ model (``tests/test_layers.py`` holds the rule).
 - :mod:`lib.models.fivebar`: the five-bar parallel mechanism (chapter 3.11).
 - :mod:`lib.models.stewart_gough`: the Stewart-Gough platform with massless
   legs (chapter 3.11).
+- :mod:`lib.models.pinocchio_reference`: the four-bar and the five-bar built
+  in Pinocchio, for the cross-checks of chapter 3.11 and its tests.
 - :mod:`lib.models.box_on_corners`: a box resting on its four bottom corners
   (chapter 3.12).
 - :mod:`lib.models.planar_2r_arm`: a planar two-link arm touching a wall
