@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lib.common import GRAVITY
+from lib.common import GRAVITY, random_spd
 
 from lib.contact_lcp import (
     assemble_contact_lcp,
@@ -35,11 +35,6 @@ from lib.friction import pyramid_capacity
 G_ACC = GRAVITY  # lib.common: the book's g
 
 
-def _random_spd(rng, n):
-    B = rng.normal(size=(n, n))
-    return B @ B.T + n * np.eye(n)
-
-
 # ----------------------------------------------------------------- Delassus
 
 
@@ -47,7 +42,7 @@ def test_delassus_is_symmetric_psd_and_matches_definition():
     rng = np.random.default_rng(1)
     for _ in range(50):
         n, m = int(rng.integers(1, 8)), int(rng.integers(1, 12))
-        M = _random_spd(rng, n)
+        M = random_spd(rng, n)
         G = rng.normal(size=(m, n))
         A = delassus(M, G)
         # 1e-12: one solve versus explicit inverse, round-off only.
@@ -176,7 +171,7 @@ def _random_contact_problem(rng):
     n = int(rng.integers(3, 10))
     n_c = int(rng.integers(1, 5))
     m_d = int(rng.choice([4, 6, 8]))
-    M = _random_spd(rng, n)
+    M = random_spd(rng, n)
     N = rng.normal(size=(n_c, n))
     T1, T2 = rng.normal(size=(n_c, n)), rng.normal(size=(n_c, n))
     D = friction_rows(T1, T2, m_d)
@@ -259,7 +254,7 @@ def test_newton_impact_closed_forms():
     rng = np.random.default_rng(9)
     for _ in range(100):
         n = int(rng.integers(1, 7))
-        M = _random_spd(rng, n)
+        M = random_spd(rng, n)
         row = rng.normal(size=n)
         v = rng.normal(size=n)
         if row @ v > 0:
@@ -298,7 +293,7 @@ def test_multi_contact_impact_lcp_restitution_law():
     rng = np.random.default_rng(12)
     for _ in range(100):
         n, n_c = int(rng.integers(2, 7)), int(rng.integers(1, 9))
-        M = _random_spd(rng, n)
+        M = random_spd(rng, n)
         N = rng.normal(size=(n_c, n))
         v = rng.normal(size=n)
         e = float(rng.uniform(0, 1))

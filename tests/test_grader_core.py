@@ -19,6 +19,7 @@ import grader.compare as cmp
 from grader import cli, core, fileio, inline, runner
 from grader.gradescope import make_bundle, results_json
 from grader.spec import load_chapter, load_solutions
+from lib.common import random_rotation
 from lib.spatial import spatial_inertia
 from grader_helpers import CHAPTER, REPO, SOLUTIONS_TEXT, small_limits
 
@@ -241,12 +242,6 @@ def _skew(a):
     return np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
 
 
-def _random_rotation():
-    q, r = np.linalg.qr(RNG.normal(size=(3, 3)))
-    q = q @ np.diag(np.sign(np.diag(r)))
-    return q if np.linalg.det(q) > 0 else -q
-
-
 def _point_inertia(m, r, about):
     """-sum m_i [r_i - about]^2 (kg m^2), straight from the definition."""
     return -sum(mi * _skew(ri - about) @ _skew(ri - about) for mi, ri in zip(m, r))
@@ -319,7 +314,7 @@ def test_reference_body_wrench_matches_point_mass_sum():
 def test_reference_consistency_and_stability():
     assert ref.is_physically_consistent(np.diag([1.0, 1.0, 1.5]))
     assert not ref.is_physically_consistent(np.diag([1.0, 1.0, 3.0]))
-    R = _random_rotation()
+    R = random_rotation(RNG)
     assert ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 2.9]) @ R.T)
     assert not ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 3.1]) @ R.T)
     assert [ref.axis_is_stable([1.0, 2.0, 3.0], k) for k in range(3)] == [True, False, True]
@@ -333,7 +328,7 @@ def test_reference_consistency_and_stability():
 
 
 def test_reference_world_torque_is_rotated_body_torque():
-    R = _random_rotation()
+    R = random_rotation(RNG)
     I_b = np.diag([0.2, 0.3, 0.4])
     w_b, wd_b = RNG.normal(size=3), RNG.normal(size=3)
     tau_b = I_b @ wd_b + np.cross(w_b, I_b @ w_b)
