@@ -2,7 +2,7 @@
 
 Three layers: the general algorithms (every module of ``lib`` outside the
 packages below), the chapters' worked-example models (``lib.models``) and the
-figures (``lib.figures``, ``lib.widgets``, ``lib.schematics``). A model may use
+figures (``lib.figures``, with its schematics). A model may use
 any algorithm; a figure may use models and algorithms. An algorithm never
 imports a model or a figure, and a model never imports a figure. The check
 reads every module's source with ``ast`` (imports inside functions count too),
@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT
 
 MODELS = ("lib.models",)
-FIGURES = ("lib.figures", "lib.widgets", "lib.schematics")
+FIGURES = ("lib.figures",)
 
 
 def _within(name: str, packages: tuple[str, ...]) -> bool:
@@ -95,8 +95,8 @@ def test_algorithms_never_import_models_or_figures_and_models_never_import_figur
         ("lib.constraints", "import lib.models.fourbar\n", False),
         ("lib.constraints", "def f():\n    from lib.models import fourbar\n", False),
         ("lib", "from .figures import ball_drop\n", True),
-        ("lib.friction", "from .widgets import contact_friction\n", False),
-        ("lib.friction", "from lib.schematics import fingertip\n", False),
+        ("lib.friction", "from .figures import ramp\n", False),
+        ("lib.friction", "from lib.figures.schematics import fingertip\n", False),
         ("lib.models.fourbar", "from ..figures.schematics import mechanisms\n", False),
         ("lib.models", "from ..figures import live\n", True),
         ("lib.models.fingertip", "from .. import figures\n", False),
