@@ -155,6 +155,14 @@ def _valid_stewart(c):
 
 _FORMS = ("projection_facts", "null_space_zdd", "gauss_least_squares")
 
+#: the public cases of 3.11.2 and 3.11.5: the same systems, solved two ways
+KKT_PUBLIC = [
+    {"M": [[2.0, 0.0], [0.0, 1.0]], "J": [[1.0, 1.0]], "f": [0.0, -9.81], "gamma": [0.0]},
+    {"M": [[3.0, 0.5, 0.0], [0.5, 2.0, 0.3], [0.0, 0.3, 1.0]], "J": [[1.0, -0.5, 0.2], [0.0, 1.0, 1.0]],
+     "f": [1.0, -2.0, 0.5], "gamma": [0.3, -0.1]},
+]
+
+
 CHAPTER = Chapter(
     name="constrained_dynamics",
     title="3.11 Constrained dynamics and closed chains",
@@ -189,11 +197,7 @@ CHAPTER = Chapter(
             lib_forbidden=True, section="sec-cd-kkt", validate=_valid_kkt,
             title="Constrained equations of motion through the Delassus matrix (without lib)",
             args=("M", "J", "f", "gamma"),
-            public=[
-                {"M": [[2.0, 0.0], [0.0, 1.0]], "J": [[1.0, 1.0]], "f": [0.0, -9.81], "gamma": [0.0]},
-                {"M": [[3.0, 0.5, 0.0], [0.5, 2.0, 0.3], [0.0, 0.3, 1.0]], "J": [[1.0, -0.5, 0.2], [0.0, 1.0, 1.0]],
-                 "f": [1.0, -2.0, 0.5], "gamma": [0.3, -0.1]},
-            ],
+            public=KKT_PUBLIC,
             hidden=lambda rng: [_kkt_case(rng, 5, 2), _kkt_case(rng, 6, 3)],
             rtol=1e-9, atol=1e-12,
         ),
@@ -221,11 +225,7 @@ CHAPTER = Chapter(
             lib_forbidden=True, section="sec-cd-gauss", validate=_valid_kkt,
             title="Gauss's principle as a least-squares problem (without lib)",
             args=("M", "J", "f", "gamma"),
-            public=[
-                {"M": [[2.0, 0.0], [0.0, 1.0]], "J": [[1.0, 1.0]], "f": [0.0, -9.81], "gamma": [0.0]},
-                {"M": [[3.0, 0.5, 0.0], [0.5, 2.0, 0.3], [0.0, 0.3, 1.0]], "J": [[1.0, -0.5, 0.2], [0.0, 1.0, 1.0]],
-                 "f": [1.0, -2.0, 0.5], "gamma": [0.3, -0.1]},
-            ],
+            public=KKT_PUBLIC,
             hidden=lambda rng: [_kkt_case(rng, 5, 2), _kkt_case(rng, 6, 3)],
             rtol=1e-8, atol=1e-10,
         ),
