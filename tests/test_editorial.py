@@ -174,6 +174,71 @@ def test_prose_never_types_a_figure_or_equation_number(page: TocPage) -> None:
 
 
 # --------------------------------------------------------------------------
+# Numbers in alt texts and captions are computed (book/_ext/glue_alt.py)
+# --------------------------------------------------------------------------
+
+#: A figure or table directive, fenced with backticks or colons.
+FIGURE_DIRECTIVE = re.compile(
+    r"^(?P<fence>`{3,}|:{3,})\{(?P<name>glue:figure|figure|table|list-table|image)\}"
+    r"[^\n]*\n(?P<body>.*?)^(?P=fence)\s*$",
+    re.S | re.M,
+)
+#: A number standing alone: "0.3", "-4", "1e-2", "30" (not the 4 of RK4 or the 1 of A1).
+NUMBER = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+#: What may quote a number: a glue role, a cross-reference, a citation, inline maths.
+COMPUTED_OR_REFERENCE = re.compile(
+    r"\{glue:text\}`[^`]*`|\{(?:numref|ref|eq|cite:p|cite:t|cite|doc)\}`[^`]*`"
+    r"|\$\$.+?\$\$|(?<!\\)\$.+?(?<!\\)\$|`[^`]*`",
+    re.S,
+)
+
+
+def _alt_texts_and_captions(page: TocPage) -> list[tuple[int, str]]:
+    """(cell number, text) of every figure's alt text and caption, and every table title."""
+    out = []
+    for i, cell in enumerate(_notebook(page).cells, start=1):
+        if cell.cell_type != "markdown":
+            continue
+        for m in FIGURE_DIRECTIVE.finditer(cell.source):
+            title = cell.source[m.start() : cell.source.index("\n", m.start())]
+            if m["name"] in ("table", "list-table"):
+                out.append((i, title.split("}", 1)[1]))
+            for line in m["body"].splitlines():
+                if line.startswith(":alt:") or (line.strip() and not line.startswith(":")):
+                    out.append((i, line.removeprefix(":alt:")))
+    return out
+
+
+def _literal_numbers(text: str) -> list[str]:
+    return NUMBER.findall(COMPUTED_OR_REFERENCE.sub(" ", text))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_alt_texts_and_captions_quote_only_glued_numbers(page: TocPage) -> None:
+    """Every number a figure's alt text or caption quotes is computed: a glue role."""
+    literal = [
+        f"cell {i}: {numbers} in {text.strip()[:90]!r}"
+        for i, text in _alt_texts_and_captions(page)
+        if (numbers := _literal_numbers(text))
+    ]
+    assert not literal, (
+        f"{page.docname}: numbers typed into alt texts or captions; glue them and quote "
+        "them with {glue:text}`key:fmt` (book/_ext/glue_alt.py fills alt texts):\n"
+        + "\n".join(literal)
+    )
+
+
+def test_literal_number_scan_can_fail() -> None:
+    """The scan finds typed numbers and passes glued ones, references and names."""
+    assert _literal_numbers("drift of about 1e-2 after 4 s at -4 N m") == ["1e-2", "4", "-4"]
+    assert _literal_numbers("a 15 degree ramp, slope-2 line") == ["15", "2"]
+    assert not _literal_numbers(
+        "drift {glue:text}`cd_drift:.1e` m; RK4's A1 and l2, {numref}`fig-cd-3`, "
+        "$n_d = 4$, `lib.models.planar_2r_arm` {cite:p}`hertz1882`"
+    )
+
+
+# --------------------------------------------------------------------------
 # One notation (see book/appendix/notation.md)
 # --------------------------------------------------------------------------
 
