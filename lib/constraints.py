@@ -38,6 +38,7 @@ from ._validation import (FloatArray, as_array, as_function, as_vector, mass_mat
 from .integrate import rk4_step
 from .errors import (
     ConvergenceError,
+    OutOfRangeError,
     ShapeError,
     SingularConstraintError,
 )
@@ -943,7 +944,8 @@ def simulate_constrained(
     stabilization : {"none", "baumgarte", "projection"}
         Drift treatment.
     alpha, beta : float
-        Baumgarte gains (1/s); only used with ``"baumgarte"``.
+        Baumgarte gains (1/s), non-negative; only with ``"baumgarte"``, which
+        needs at least one of them positive.
     project_tol : float
         Position tolerance of the projection.
 
@@ -951,6 +953,14 @@ def simulate_constrained(
     -------
     q, qd : numpy.ndarray, shape (steps + 1, n)
         The states at ``t = 0, h, ..., steps h``.
+
+    Raises
+    ------
+    OutOfRangeError
+        If gains are given without ``"baumgarte"`` (they would be ignored), or
+        ``"baumgarte"`` comes with ``alpha = beta = 0`` (no stabilisation).
+    NonPositiveValueError
+        If a gain or the step is negative.
 
     Examples
     --------
@@ -967,7 +977,17 @@ def simulate_constrained(
     one_of(stabilization, "stabilization", ("none", "baumgarte", "projection"))
     hh = positive(h, "h (step, s)")
     steps = positive_int(steps, "steps")
-    a, b = (alpha, beta) if stabilization == "baumgarte" else (0.0, 0.0)
+    a, b = nonnegative(alpha, "alpha (gain, 1/s)"), nonnegative(beta, "beta (gain, 1/s)")
+    if stabilization == "baumgarte" and a == 0.0 and b == 0.0:
+        raise OutOfRangeError(
+            "stabilization='baumgarte' needs a positive gain alpha or beta (1/s), got alpha = beta = 0; "
+            "use stabilization='none' for an unstabilised run"
+        )
+    if stabilization != "baumgarte" and (a or b):
+        raise OutOfRangeError(
+            f"the gains alpha = {a:g}, beta = {b:g} are only used with stabilization='baumgarte', "
+            f"got stabilization={stabilization!r}"
+        )
 
     def rhs(_t: float, y: FloatArray) -> FloatArray:
         return np.concatenate([y[n:], constrained_acceleration(y[:n], y[n:], dynamics, constraints, alpha=a, beta=b)])

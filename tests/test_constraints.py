@@ -5,10 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from scipy.linalg import expm
+
 from lib.constraints import (
     actuated_velocity_map,
     baumgarte_rhs,
     check_constraint_jacobian,
+    constrained_acceleration,
     constraint_power,
     driving_constraints,
     gauss_function,
@@ -27,6 +30,8 @@ from lib.constraints import (
     simulate_constrained,
     virtual_work_torques,
 )
+from lib.integrate import rk4
+from lib.models.fourbar import fourbar_configuration, fourbar_constraints, fourbar_dynamics
 from lib.errors import (
     ConvergenceError,
     NonFiniteError,
@@ -181,6 +186,79 @@ def test_simulation_of_a_pendulum_on_a_circle_keeps_the_constraint_with_projecti
     # The projection restores |q| = 1 to round-off after every step.
     assert np.abs(np.einsum("ij,ij->i", Q, Q) - 1.0).max() < 1e-15 * 4
     assert np.abs(np.einsum("ij,ij->i", Q, V)).max() < 1e-14
+
+
+def _fourbar_off_the_manifold():
+    """The chapter's four-bar displaced off its constraints: Phi(0) and J qd(0) are nonzero."""
+    rng = np.random.default_rng(RNG_SEED + 11)
+    M, f = fourbar_dynamics()
+    q0 = fourbar_configuration(1.0) + 1e-3 * rng.normal(size=9)
+    qd0 = 0.05 * rng.normal(size=9)
+    return (lambda q, qd: (M, f)), q0, qd0
+
+
+def _baumgarte_error_mismatch(alpha, beta, h, T, *, predict_with=None):
+    """Largest |Phi(t_k) - e(t_k)| over the run, e the solution of e'' + 2 a e' + b^2 e = 0.
+
+    Along any motion Phidd = J qdd - gamma, so J qdd = gamma - 2 alpha J qd - beta^2 Phi makes
+    every component of Phi obey the linear equation exactly; the run can differ from it only
+    by the integrator's error. ``predict_with`` = (a, b): the gains of the prediction.
+    """
+    dyn, q0, qd0 = _fourbar_off_the_manifold()
+    Phi0, J0, _ = fourbar_constraints(q0, qd0)
+    a, b = predict_with or (alpha, beta)
+    C = np.array([[0.0, 1.0], [-b * b, -2.0 * a]])
+    steps = int(round(T / h))
+    Q, V = simulate_constrained(q0, qd0, dyn, fourbar_constraints, h, steps,
+                                stabilization="baumgarte", alpha=alpha, beta=beta)
+    s0 = np.stack([Phi0, J0 @ qd0])
+    return max(np.abs(fourbar_constraints(Q[k], V[k])[0] - (expm(C * k * h) @ s0)[0]).max()
+               for k in range(0, steps + 1, 5))
+
+
+@pytest.mark.parametrize("alpha, beta", [(5.0, 5.0), (2.0, 6.0), (8.0, 3.0)])
+def test_baumgarte_constraint_error_obeys_the_damped_equation(alpha, beta):
+    """Critically damped, underdamped and overdamped: the gains reach the integrator as written."""
+    fine = _baumgarte_error_mismatch(alpha, beta, 1e-3, 0.3)
+    coarse = _baumgarte_error_mismatch(alpha, beta, 2e-3, 0.3)
+    # |Phi(0)| ~ 2.5e-3 m and Phi reaches ~5e-3 m: a mismatch below 1e-8 m is 2e-6 of it;
+    # RK4 at these steps leaves ~2e-9 (measured), and halving the step divides it by
+    # about 16 (10..24: fourth order), so the mismatch is the integrator's error.
+    assert fine < 1e-8
+    assert 10.0 < coarse / fine < 24.0
+    # The check can fail: the same run against the equation with beta doubled (a gain that
+    # did not reach the integrator as asked) misses by orders of magnitude more.
+    assert _baumgarte_error_mismatch(alpha, beta, 1e-3, 0.3, predict_with=(alpha, 2 * beta)) > 1e3 * fine
+
+
+def test_different_gains_give_different_trajectories_and_the_gains_are_the_ones_asked_for():
+    dyn, q0, qd0 = _fourbar_off_the_manifold()
+    runs = {g: simulate_constrained(q0, qd0, dyn, fourbar_constraints, 0.01, 40,
+                                    stabilization="baumgarte", alpha=g, beta=g)[0]
+            for g in (5.0, 10.0)}
+    # The two gains pull Phi(0) ~ 2.5e-3 m back at different rates: the coordinates differ
+    # by far more than round-off (1e-6 m is 1e-3 of the displacement).
+    assert np.abs(runs[5.0] - runs[10.0]).max() > 1e-6
+    # The run equals RK4 on constrained_acceleration with these gains, step for step
+    # (the same arithmetic: identical to round-off).
+    y = np.concatenate([q0, qd0])
+    rhs = lambda t, s: np.concatenate(
+        [s[9:], constrained_acceleration(s[:9], s[9:], dyn, fourbar_constraints, alpha=10.0, beta=10.0)])
+    _, Y = rk4(rhs, y, 0.0, 0.01, 40)
+    np.testing.assert_allclose(runs[10.0], Y[:, :9], rtol=0, atol=1e-14)
+
+
+def test_gains_that_would_be_ignored_are_refused():
+    dyn, q0, qd0 = _fourbar_off_the_manifold()
+    with pytest.raises(OutOfRangeError, match="only used with stabilization='baumgarte'"):
+        simulate_constrained(q0, qd0, dyn, fourbar_constraints, 0.01, 2, alpha=5.0, beta=5.0)
+    with pytest.raises(OutOfRangeError, match="only used with"):
+        simulate_constrained(q0, qd0, dyn, fourbar_constraints, 0.01, 2, stabilization="projection", beta=5.0)
+    with pytest.raises(OutOfRangeError, match="needs a positive gain"):
+        simulate_constrained(q0, qd0, dyn, fourbar_constraints, 0.01, 2, stabilization="baumgarte")
+    with pytest.raises(NonPositiveValueError, match="beta"):
+        simulate_constrained(q0, qd0, dyn, fourbar_constraints, 0.01, 2, stabilization="baumgarte",
+                             alpha=1.0, beta=-1.0)
 
 
 # --- parallel mechanisms: torques ------------------------------------------------
