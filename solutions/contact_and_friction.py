@@ -2,10 +2,10 @@
 
 Plain numpy / sympy, written independently of ``lib`` so that a change in a
 ``lib`` routine cannot silently change the expected answers
-(tests/test_friction.py compares these answers with ``lib``). Every exercise
-name in ``grader/chapters/contact_and_friction.py`` is defined here. Only
-``penalty_design`` uses ``lib`` (to simulate its own design), and imports it
-inside the function. SI units.
+(tests/test_friction.py compares these answers with ``lib`` and with independent
+computations). Every exercise name in ``grader/chapters/contact_and_friction.py``
+is defined here. Only ``penalty_design`` uses ``lib`` (to simulate its own
+design), and imports it inside the function. SI units.
 """
 
 import itertools
@@ -15,12 +15,6 @@ import numpy as np
 import sympy as sp
 
 G = 9.81
-
-
-def _pyramid_worst_error(k):
-    """max(1 - cos(pi/k), 1/cos(pi/k) - 1): the circumscribed pyramid's overestimate is the larger."""
-    c = np.cos(np.pi / k)
-    return max(1.0 - c, 1.0 / c - 1.0)
 
 
 # Exercise CF.1 --------------------------------------------------------------
@@ -50,12 +44,19 @@ cone_facts = {"A", "B"}
 
 
 # Exercise CF.4 --------------------------------------------------------------
-def min_edges(tol):
-    """Smallest k >= 3 with both worst pyramid errors below tol."""
+def scaled_pyramid(tol):
+    """[n_d, s]: the fewest edges whose best-scaled pyramid is within tol, and its scale.
+
+    A regular n_d-gon with its corners at s mu (edges of the pyramid) reaches
+    s mu cos(pi/n_d) at its face midpoints: relative errors s - 1 (over) and
+    1 - s cos(pi/n_d) (under). The worst of the two is smallest where they are
+    equal, s = 2 / (1 + cos(pi/n_d)), and both are then
+    (1 - cos) / (1 + cos) = tan^2(pi / (2 n_d)).
+    """
     k = 3
-    while _pyramid_worst_error(k) >= tol:
+    while math.tan(math.pi / (2 * k)) ** 2 >= tol:
         k += 1
-    return k
+    return np.array([k, 2.0 / (1.0 + math.cos(math.pi / k))])
 
 
 # Exercise CF.5 --------------------------------------------------------------
@@ -107,14 +108,20 @@ def rod_implicit_step(q, v, mass, l, mu, dt):
 
 # Exercise CF.7 --------------------------------------------------------------
 _z = sp.Symbol("zeta", positive=True)
-#: the force of f_n = max(0, k delta + d delta') reaches zero at the damped phase
-#: pi - 2 arcsin(zeta), where the speed is exactly v0 exp(-zeta phase / sqrt(1 - zeta^2))
-clipped_restitution = sp.exp(-_z * (sp.pi - 2 * sp.asin(_z)) / sp.sqrt(1 - _z**2))
+#: delta = (v0/omega_d) exp(-zeta omega_n t) sin(omega_d t); k delta + d delta' = 0 at the
+#: damped phase pi - 2 arcsin(zeta), where sin(phase) = 2 zeta sqrt(1 - zeta^2): the depth
+#: is 2 zeta (v0/omega_n) exp(-zeta phase / sqrt(1 - zeta^2))
+liftoff_depth = 2 * _z * sp.exp(-_z * (sp.pi - 2 * sp.asin(_z)) / sp.sqrt(1 - _z**2))
 
 
 # Exercise CF.8 --------------------------------------------------------------
 def rebound_ratio(k, zeta, mass, v0, dt):
-    """The debugged simulation: semi-implicit Euler, clipped spring-damper, no gravity."""
+    """The debugged simulation: semi-implicit Euler, clipped spring-damper, no gravity.
+
+    The three bugs: the damper's sign (delta' = -v, so d delta' = -d v), the missing
+    clip at zero (the floor cannot pull), and the order of the updates (semi-implicit
+    Euler moves the position with the new velocity).
+    """
     d = 2.0 * zeta * math.sqrt(k * mass)
     x, v = 0.0, -v0
     for _ in range(1_000_000):

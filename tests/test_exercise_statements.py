@@ -45,14 +45,15 @@ def test_statements_never_explain_grader_mechanics(chapter):
             assert not re.search(pattern, text, re.I), (chapter, pattern, text[:200])
 
 
-def test_min_edges_does_not_state_its_answer():
-    """The lesson's figure asks for the 5 % pyramid by trial; the exercise asks for any
-    tolerance, and neither the statement nor a public case gives the lesson's number away."""
-    answer = load_solutions("contact_and_friction").min_edges(0.05)
-    statement = next(t for t in _statements("contact_and_friction") if "`min_edges`" in t)
-    assert not re.search(rf"\b{answer}\b", statement), statement
-    spec = next(ex for ex in load_chapter("contact_and_friction").exercises if ex.name == "min_edges")
-    assert all(case["tol"] != 0.05 for case in spec.public)
+def test_scaled_pyramid_does_not_state_its_answer():
+    """CF.4 asks for the best scale s = 2 / (1 + cos(pi/n_d)) and its worst error
+    tan^2(pi / (2 n_d)); neither the statement nor the lesson displays them (issue 19.11:
+    the old CF.4 only searched the lesson's displayed formula)."""
+    statement = next(t for t in _statements("contact_and_friction") if "`scaled_pyramid`" in t)
+    lesson = (REPO / "book" / "dynamics" / "contact-and-friction.md").read_text()
+    for text in (statement, lesson):
+        for span in _maths(text):
+            assert not re.search(r"\\tan\^?\{?2|1\s*\+\s*\\cos", span), span
 
 
 # (pattern in a maths span, what the notation says instead); per chapter where a symbol

@@ -5,11 +5,14 @@ Inputs only: the expected answers come from solutions/contact_and_friction.py
 cases, generated with ``python -m grader --write-public``).
 The lesson has no chapter number, so its exercises are CF.1-CF.13 (CF:
 Contact and Friction), in the order of the lesson's sections. None asks for a
-formula the lesson displays: each asks for a step the lesson leaves (the
-least push, the clipped restitution, the smallest Painleve coefficient of any
-body), a simulation or a solver the student builds (the contact-implicit step
-of a rod, the fingertip linear program), a debugging task, a design judged by
-simulation, concept checks and quantities with a unit.
+formula the lesson displays, except CF.1 (the friction a block at rest needs,
+which tests the pitfall "friction is always mu f_n"): each asks for a step the
+lesson leaves (the least push, the best-scaled pyramid, the depth at which a
+clipped spring-damper lets go, the smallest Painleve coefficient of any body),
+a simulation or a solver the student builds (the contact-implicit step of a
+rod, the fingertip linear program), a debugging task graded without lib (so
+that no lib routine can stand in for the debugged simulation), a design judged
+by simulation, concept checks and quantities with a unit.
 
 Every partial-credit exercise has 4 or 8 cases, so each case is worth a round
 share. Hidden cases keep a margin from the decision boundaries (the sign of
@@ -47,12 +50,16 @@ def _valid_push(c):
 
 
 # CF.4 ------------------------------------------------------------------------
-def _hidden_edges(rng):
+def _scaled_worst(ks):
+    """tan^2(pi / (2 k)): the worst error of the best-scaled pyramid with k edges."""
+    return np.tan(np.pi / (2 * np.asarray(ks))) ** 2
+
+
+def _hidden_scaled(rng):
     # Tolerances chosen away from the exact worst-case errors of any k.
-    ks = np.arange(3, 200)
-    worst = np.maximum(1 - np.cos(np.pi / ks), 1 / np.cos(np.pi / ks) - 1)
+    worst = _scaled_worst(np.arange(3, 400))
     cases = []
-    for low, high in ((0.008, 0.012), (0.02, 0.2)):
+    for low, high in ((0.002, 0.02), (0.02, 0.3)):
         while True:
             tol = float(rng.uniform(low, high))
             if np.min(np.abs(worst - tol)) > 1e-6:
@@ -308,11 +315,11 @@ CHAPTER = Chapter(
     seed=8401,
     key_ideas={
         "Coulomb friction as a set: stick, slip, lift-off": ("ramp_friction", "least_push", "cone_facts"),
-        "the polyhedral pyramid and its worst-case error": ("min_edges",),
+        "the polyhedral pyramid and its worst-case error": ("scaled_pyramid",),
         "complementarity: rigid, penalty and impulse contact": ("contact_models",),
         "the contact-implicit equation": ("rod_implicit_step",),
         "penalty contact: restitution, stability and the stiffness-step trade-off":
-            ("clipped_restitution", "rebound_ratio", "penalty_design"),
+            ("liftoff_depth", "rebound_ratio", "penalty_design"),
         "Zeno behaviour of impulse contact": ("zeno_distance",),
         "Painleve's paradox": ("painleve_solutions", "painleve_mu_min"),
         "the friction cone meets the torque limits: the fingertip linear program": ("max_press_force",),
@@ -338,12 +345,12 @@ CHAPTER = Chapter(
             title="What the planar friction cone allows",
         ),
         FunctionExercise(
-            number="CF.4", name="min_edges", points=2, partial=True,
-            validate=_valid(positives=("tol",)), section="sec-cf-pyramid", minutes=12,
-            title="The fewest pyramid edges for a given accuracy",
+            number="CF.4", name="scaled_pyramid", points=2, partial=True,
+            validate=_valid(positives=("tol",)), section="sec-cf-pyramid", minutes=15,
+            title="The best-scaled pyramid for a given accuracy",
             args=("tol",),
-            public=[{"tol": 0.3}, {"tol": 0.02}],  # not the lesson's 5 %: its answer is the figure's task
-            hidden=_hidden_edges, rtol=0.0, atol=0.0,
+            public=[{"tol": 0.1}, {"tol": 0.01}],
+            hidden=_hidden_scaled, rtol=1e-9, atol=0.0,
         ),
         ChoiceExercise(
             number="CF.5", name="contact_models", points=1.25, partial=True, multi=True,
@@ -364,17 +371,17 @@ CHAPTER = Chapter(
             hidden=_hidden_rod, judge=_judge_rod,
         ),
         ExpressionExercise(
-            number="CF.7", name="clipped_restitution", points=3, partial=False, lib_forbidden=True,
+            number="CF.7", name="liftoff_depth", points=3, partial=False, lib_forbidden=True,
             validate=_valid_zeta, section="sec-cf-penalty", minutes=20,
-            title="The restitution of a spring-damper contact that cannot pull (without lib)",
+            title="How deep a ball still is when a clipped spring-damper lets go (without lib)",
             symbols=("zeta",),
             public_points=[{"zeta": 0.1}, {"zeta": 0.3}],
             sample=_zeta_point, n_hidden=4, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
-            number="CF.8", name="rebound_ratio", points=3, partial=True,
+            number="CF.8", name="rebound_ratio", points=3, partial=True, lib_forbidden=True,
             validate=_valid_rebound, section="sec-cf-penalty", minutes=20,
-            title="Debug a penalty-contact simulation",
+            title="Debug a penalty-contact simulation (without lib)",
             args=("k", "zeta", "mass", "v0", "dt"),
             public=[{"k": 1e6, "zeta": 0.1, "mass": 1.0, "v0": 3.0, "dt": 1e-4},
                     {"k": 1e5, "zeta": 0.0, "mass": 0.5, "v0": 2.0, "dt": 2e-4}],
