@@ -19,6 +19,7 @@ chapter, with every ``{numref}`` showing the number its caption shows.
 
 from __future__ import annotations
 
+import functools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -53,6 +54,7 @@ PAGES = [p for p in toc_pages() if (ROOT / f"{p.docname}.md").is_file()]
 CHAPTERS = [p for p in PAGES if p.is_chapter]
 
 
+@functools.cache
 def _notebook(page: TocPage):
     return jupytext.read(ROOT / f"{page.docname}.md")
 
@@ -253,6 +255,11 @@ NOTATION_CLASHES = [
     (r"(?<![\\A-Za-z])E\^\{?T|[|\s]E\s*\\lambda|\\lambda\s*E\b", "E as a block of ones: H"),
     (r"(?<![\\A-Za-z{])h\s*\\beta|\\beta\s*h\b|\\phi\s*/\s*h\b|/\s*h\b",
      "h as a time step: \\Delta t"),
+    (r"(?<![\\A-Za-z{_])T\s*=\s*\\t?frac\s*\{?1\}?\s*\{?2",
+     "T for kinetic energy: K (T is a pose)"),
+    (r"(?<![\\A-Za-z{_])T_\{?k\b", "T_k for tangential Jacobian rows: D_k"),
+    (r"(?<![\\A-Za-z{_])S\s*\\tau", "S tau: S selects the actuated coordinates, "
+     "theta = S q, so motor forces enter as S^T tau"),
 ]
 
 
@@ -265,6 +272,70 @@ def test_notation_clashes_stay_resolved(page: TocPage) -> None:
         for m in re.finditer(pattern, maths)
     ]
     assert not found, f"{page.docname}: notation clashes:\n" + "\n".join(found)
+
+
+NOTATION_PAGE = next(p for p in PAGES if p.docname == "book/appendix/notation")
+GREEK = set(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu "
+    "nu xi pi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta "
+    "Theta Lambda Xi Pi Sigma Phi Psi Omega".split()
+)
+#: Symbols every reader knows without a table: the number pi and Landau's O.
+UNIVERSAL_SYMBOLS = {"\\pi", "O"}
+
+
+def _symbols(maths: str) -> set[str]:
+    """Greek letters and capital Latin letters used as symbols (not subscripts, not words)."""
+    maths = re.sub(r"\\(?:text|mathrm|operatorname|mathbb|begin|end)\s*\{[^}]*\}", " ", maths)
+    maths = re.sub(r"\\\{[A-Za-z]+\\\}", " ", maths)  # frame names such as {C}
+    maths = re.sub(r"_\{[^}\n]*\}|_[A-Za-z]", " ", maths)  # subscripts: I_C, I_{CL}
+    greek = {"\\" + g for g in re.findall(r"\\([A-Za-z]+)", maths) if g in GREEK}
+    capitals = set(re.findall(r"(?<![\\A-Za-z])([A-Z])(?![A-Za-z])", re.sub(r"\\[A-Za-z]+", " ", maths)))
+    return greek | capitals
+
+
+def test_symbol_scan_can_fail() -> None:
+    assert _symbols(r"\Omega_k^2 = \Omega^2 (I_k - I_a) + T_{ab} + \{C\} + I_C") == {
+        "\\Omega", "I", "T"}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_every_symbol_is_on_the_notation_page(page: TocPage) -> None:
+    """The notation page is the contract: each Greek or capital letter a page uses is listed."""
+    missing = _symbols(_math(page)) - _symbols(_math(NOTATION_PAGE)) - UNIVERSAL_SYMBOLS
+    assert not missing, (
+        f"{page.docname}: symbols not on book/appendix/notation.md (add them with the section "
+        f"that introduces them, or use a listed symbol): {sorted(missing)}"
+    )
+
+
+def _labels() -> dict[str, str]:
+    """Every MyST section label of the book and the page that defines it."""
+    return {
+        label: path.relative_to(ROOT).with_suffix("").as_posix()
+        for path in (ROOT / "book").rglob("*.md")
+        for label in re.findall(r"^\((sec-[\w-]+)\)=", path.read_text(), re.M)
+    }
+
+
+def test_notation_rows_point_at_the_pages_that_use_them() -> None:
+    """Each row's symbol appears in the maths of every page its row cites."""
+    labels = _labels()
+    pages = {p.docname: p for p in PAGES}
+    wrong = []
+    for row in re.findall(r"^\| (\$.*)$", (ROOT / "book/appendix/notation.md").read_text(), re.M):
+        cells = [c.strip() for c in row.split(" | ")]
+        symbol = re.match(r"\$([^$]+)\$", cells[0])[1]
+        # The base letter of the row's first symbol: T of T_{ab}, q of "q, \dot q".
+        head = _calligraphic(re.split(r"\s*(?:=|\\in|\(|,|_|\^)", symbol)[0].strip())
+        head = re.sub(r"^\\(?:dot|ddot|hat|bar)\s*", "", head)
+        for label in re.findall(r"\{ref\}`([^`]+)`", cells[-1]):
+            if label not in labels:
+                wrong.append(f"{symbol}: no section labelled {label}")
+            elif not re.search(rf"(?<![A-Za-z\\]){re.escape(head)}(?![A-Za-z])",
+                               _math(pages[labels[label]])):
+                wrong.append(f"{symbol}: {head!r} does not appear on {labels[label]} ({label})")
+    assert not wrong, "notation page rows that do not match the chapters:\n" + "\n".join(wrong)
 
 
 def test_identity_is_not_e_outside_the_elasticity_pages() -> None:
@@ -287,11 +358,15 @@ def test_notation_clash_patterns_can_fail() -> None:
         r"V_b = (\omega, v)",
         r"D v + E\lambda \ge 0",
         r"b = N v + \phi/h",
+        r"T = \tfrac12 \omega^{T} I \omega",
+        r"N_k = (r_x, 0, 1),\ T_k = (-r_y, 1, 0)",
+        r"M\ddot q + h = S\tau",
     ]
     for (pattern, why), sample in zip(NOTATION_CLASHES, samples, strict=True):
         assert re.search(pattern, sample), why
     for clean in (r"\mathcal G_b", r"\Gamma(2/5)", r"\mathcal V_b", r"f_n", r"n_d",
-                  r"\phi/\Delta t", r"M\ddot q + h = \tau"):
+                  r"\phi/\Delta t", r"M\ddot q + h = \tau", r"K = \tfrac12 v^{T} M v",
+                  r"T_{ab} = (R_{ab}, p_{ab})", r"D_k", r"S^{T}\tau", r"I_{T}"):
         clean = _calligraphic(clean)
         assert not any(re.search(p, clean) for p, _ in NOTATION_CLASHES), clean
 
