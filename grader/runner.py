@@ -70,6 +70,13 @@ def _where(exc, cells=None):
     return where
 
 
+def _text(exc) -> str:
+    try:
+        return str(exc)
+    except BaseException:  # a hostile __str__
+        return ""
+
+
 def describe_exception(exc, call="", cells=None):
     """A one-line message a student understands for an exception raised by their code."""
     where = _where(exc, cells)
@@ -83,6 +90,9 @@ def describe_exception(exc, call="", cells=None):
         return f"{call} recursed too deeply (RecursionError){where}"
     if isinstance(exc, MemoryError):
         return f"{call} ran out of memory (MemoryError){where}"
+    if isinstance(exc, RuntimeError) and "start new thread" in _text(exc):
+        return (f"{call} could not start a thread{where}: graded code runs in one thread of one "
+                "process (no threads, no processes)")
     if isinstance(exc, BlockingIOError) and getattr(exc, "errno", None) == 11:
         return (f"{call} hit the process limit (BlockingIOError: could not start another "
                 f"process or thread){where}; do not fork or start processes")

@@ -66,7 +66,7 @@ class Limits:
     memory_mb: int = 1024           # RLIMIT_AS
     cpu_seconds: int = 60           # RLIMIT_CPU per child
     file_mb: int = 16               # RLIMIT_FSIZE
-    nproc: int = 32                 # RLIMIT_NPROC (per sandbox uid)
+    nproc: int = 32                 # RLIMIT_NPROC in the userns mode (with a sandbox uid: 1, see build_command)
     output_kb: int = 32             # printed output kept for the report
     result_mb: int = 16             # bytes accepted on the result channel
     tmp_mb: int = 64                # size of the private /tmp
@@ -320,7 +320,12 @@ def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid:
         "RLIMIT_NOFILE": 256,
     }
     if uid is not None:
-        rl["RLIMIT_NPROC"] = limits.nproc
+        # One task: the runner's own thread. The uid is this child's alone, so the kernel
+        # refuses every new thread and process of the submission (RuntimeError "can't start
+        # new thread", BlockingIOError on fork): its code runs in program order, and what it
+        # writes to the result channel -- forged messages included -- arrives in the same
+        # order on every run (README, "Security model": grading is deterministic).
+        rl["RLIMIT_NPROC"] = 1
     elif mode == "userns":
         # The count is per real user (the instructor's own processes too).
         rl["RLIMIT_NPROC"] = _count_processes(os.getuid()) + 2 * limits.nproc
@@ -337,6 +342,7 @@ def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid:
         "limits": rl,
         "tmp_mb": limits.tmp_mb,
         "env": env,
+        "one_task": mode != "none",
     }
     if mode in ("namespace", "userns"):
         prefix = _unshare_cmd(mode == "userns")

@@ -218,6 +218,34 @@ def test_lib_file_leads_nowhere(graded):
     assert report["score"] == 0.0
 
 
+def _outcome(report):
+    """Everything a student or the gradebook sees of a report, except its name."""
+    return (report["status"], report["score"], report["messages"],
+            [(e["name"], e["score"], e["feedback"], e["cases"]) for e in report["exercises"]])
+
+
+def test_forging_thread_scores_the_same_every_time(tmp_path):
+    """A cell that defines every answer and starts a thread forging protocol messages (issue 19.9).
+
+    It scored 0, 0 and 5 alone and 0, 3 and 6 in batches while the forged
+    messages raced the runner's. Graded code now runs in one thread of one
+    process: the thread is never started, the genuine answers are graded, and
+    the report is identical alone and in a batch of two workers.
+    """
+    sub = build_submission(SUBMISSIONS / "forge_from_a_thread.txt", tmp_path)
+    opts = core.GradeOptions(chapter=CHAPTER, limits=small_limits())
+    alone = [_outcome(core.grade_submission(sub, opts)) for _ in range(3)]
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    for i in range(4):
+        (folder / f"s{i}.py").write_text(sub.read_text())
+    batch = [_outcome(r) for r in cli.grade_paths(sorted(folder.iterdir()), opts, 2, root=folder)]
+    assert all(o == alone[0] for o in alone + batch), [o[:3] for o in alone + batch]
+    status, score, messages, _ = alone[0]
+    assert status == "graded" and score == parse_header(SUBMISSIONS / "forge_from_a_thread.txt")["score"]
+    assert any("could not start a thread" in m for m in messages), messages
+
+
 def test_crash_messages_are_clear(graded):
     rep = graded["reports"]["infinite_loop.py"]
     ex = next(e for e in rep["exercises"] if e["name"] == "world_frame_torque")
