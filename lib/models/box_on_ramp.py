@@ -202,11 +202,11 @@ def corner_positions(box: BoxOnRamp, q: ArrayLike) -> FloatArray:
 
 
 def contact_rows(box: BoxOnRamp, q: ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Normal rows ``N``, tangent rows and gaps ``phi`` of the four corners.
+    """Normal rows ``N``, tangent rows ``D`` and gaps ``phi`` of the four corners.
 
     A corner at ``r = R(theta) p_k`` from the centre of mass moves with
     ``(xdot - omega r_y, ydot + omega r_x)``, so its normal row is
-    ``(r_x, 0, 1)`` and its tangent (up-slope) row ``(-r_y, 1, 0)``; its gap
+    ``(r_x, 0, 1)`` and its tangent (up-slope) row ``D_k = (-r_y, 1, 0)``; its gap
     is its height above the ramp. Explained in :ref:`sec-cs-scene`.
 
     Parameters
@@ -218,13 +218,13 @@ def contact_rows(box: BoxOnRamp, q: ArrayLike) -> tuple[FloatArray, FloatArray, 
     Returns
     -------
     N : numpy.ndarray, shape (4, 3)
-    T : numpy.ndarray, shape (4, 3)
+    D : numpy.ndarray, shape (4, 3)
     phi : numpy.ndarray, shape (4,)
         Gaps, m (negative while a corner is below the ramp surface).
 
     Examples
     --------
-    >>> N, T, phi = contact_rows(box_on_ramp(0.2, 0.4, 1.0, 0.2, 0.4), [0.0, 0.0, 0.2])
+    >>> N, D, phi = contact_rows(box_on_ramp(0.2, 0.4, 1.0, 0.2, 0.4), [0.0, 0.0, 0.2])
     >>> np.round(N[:2], 6) + 0.0, np.round(phi, 6) + 0.0
     (array([[-0.1,  0. ,  1. ],
            [ 0.1,  0. ,  1. ]]), array([0. , 0. , 0.4, 0.4]))
@@ -237,10 +237,10 @@ def contact_rows(box: BoxOnRamp, q: ArrayLike) -> tuple[FloatArray, FloatArray, 
 def _rows(box: BoxOnRamp, theta: float, y: float) -> tuple[FloatArray, FloatArray, FloatArray]:
     r = _corner_offsets(box, theta)
     N = np.zeros((4, 3))
-    T = np.zeros((4, 3))
+    D = np.zeros((4, 3))
     N[:, 0], N[:, 2] = r[:, 0], 1.0
-    T[:, 0], T[:, 1] = -r[:, 1], 1.0
-    return N, T, y + r[:, 1]
+    D[:, 0], D[:, 1] = -r[:, 1], 1.0
+    return N, D, y + r[:, 1]
 
 
 @dataclass(frozen=True)
@@ -518,7 +518,7 @@ def simulate_lcp(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, dt: float,
     (:func:`lib.contact_lcp.free_velocity`), solves the Stewart-Trinkle /
     Anitescu-Potra LCP of the four corners
     (:func:`lib.contact_lcp.solve_contact_lcp`; in the plane the friction
-    cone has exactly the two edges ``+-T``, so ``n_d = 2`` and the pyramid is
+    cone has exactly the two edges ``+-D``, so ``n_d = 2`` and the pyramid is
     exact), and moves ``q += dt v+``. Only corners closer to the ramp than a
     quarter of the box's smaller side enter the LCP (a broad phase).
     Explained in :ref:`sec-cs-convergence`.
@@ -558,13 +558,13 @@ def simulate_lcp(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, dt: float,
     depth, diverged = max(0.0, -float(np.min(contact_rows(box, q)[2]))), False
     margin = 0.25 * min(box.width, box.height)
     for _ in range(steps):
-        N, T, phi = _rows(box, q[0], q[2])
+        N, D, phi = _rows(box, q[0], q[2])
         v_star = free_velocity(M, v, force, step)
         near = np.flatnonzero(phi < margin)        # candidate contacts (broad phase)
         f_n, f_t = np.zeros(4), np.zeros(4)
         if near.size:
-            D = np.stack([T[near], -T[near]], axis=1).reshape(2 * near.size, 3)
-            result = solve_contact_lcp(M, N[near], D, mu[near], phi[near], v_star, step)
+            edges = np.stack([D[near], -D[near]], axis=1).reshape(2 * near.size, 3)
+            result = solve_contact_lcp(M, N[near], edges, mu[near], phi[near], v_star, step)
             scale = 1.0 + float(np.max(np.abs(result.z)))
             if result.residual > 1e-9 * scale:
                 raise ConvergenceError(
@@ -652,14 +652,14 @@ def simulate_penalty(box: BoxOnRamp, q0: ArrayLike, v0: ArrayLike, dt: float, t_
     bound = 10.0 * box.height
     depth, diverged, done = 0.0, False, steps
     for i in range(steps):
-        N, T, phi = _rows(box, q[0], q[2])
+        N, D, phi = _rows(box, q[0], q[2])
         f_n = fn[i]
         f_t = ft[i]
         if phi.min() < 0.0:
             f_n[:] = kelvin_voigt_force(kk, d, -phi, -(N @ v), tension=False)
-            f_t[:] = -box.mu * f_n * np.clip((T @ v) / slip, -1.0, 1.0)
+            f_t[:] = -box.mu * f_n * np.clip((D @ v) / slip, -1.0, 1.0)
             depth = max(depth, -float(phi.min()))
-        v = v + step * Minv * (force + f_n @ N + f_t @ T)
+        v = v + step * Minv * (force + f_n @ N + f_t @ D)
         q = q + step * v
         qs[i + 1], vs[i + 1] = q, v
         if not (math.isfinite(q[1]) and abs(q[1] - qs[0, 1]) < bound
@@ -704,11 +704,11 @@ def penalty_step_limit(box: BoxOnRamp, k: float, zeta: float, v_slip: float) -> 
     z = in_range(zeta, "zeta", 0.0, 1.0, high_open=True)
     slip = positive(v_slip, "v_slip")
     M = mass_matrix(box)
-    N, T, _ = contact_rows(box, resting_state(box))
-    N_b, T_b = N[:2], T[:2]
+    N, D, _ = contact_rows(box, resting_state(box))
+    N_b, D_b = N[:2], D[:2]
     omega = math.sqrt(float(np.max(np.linalg.eigvals(np.linalg.solve(M, kk * N_b.T @ N_b)).real)))
     loads = _split(box, box.mass * box.g * math.sin(box.alpha))
-    C = T_b.T @ np.diag(box.mu * loads / slip) @ T_b
+    C = D_b.T @ np.diag(box.mu * loads / slip) @ D_b
     rate = float(np.max(np.linalg.eigvals(np.linalg.solve(M, C)).real))
     return critical_omega_dt(z) / omega, 2.0 / rate
 
