@@ -115,6 +115,11 @@ def toc_pages(book_root: Path = ROOT) -> list[TocPage]:
     return pages
 
 
+def chapter_registry(book_root: Path = ROOT) -> dict:
+    """The chapters of the book as ``book/chapters.yml`` lists them (see that file)."""
+    return yaml.safe_load((book_root / "book" / "chapters.yml").read_text())
+
+
 def _strip_suffix(docname: str) -> str:
     return re.sub(r"\.(md|ipynb|rst)$", "", docname)
 
