@@ -135,24 +135,40 @@ def poisson_friction_impact(W, u_minus, mu, e):
 
 
 # Exercise 3.12.7 ------------------------------------------------------------
-def hertz_step_limit(youngs, nu, radius, density, v0):
-    """[explicit step limit 2 / omega_n at the deepest point (s), contact time / that limit].
+def hertz_step_limit(youngs, nu, radius1, radius2, density, v0):
+    """[explicit step limit (s), contact time (s)] of two balls of one material colliding
+    head-on at the relative speed v0 (sec-ci-hertz).
 
-    Ball on a flat plate of the same material: 1/E* = 2 (1 - nu^2) / E, R* = R,
-    k = 4/3 E* sqrt(R); the ratio is c_T sqrt(15/8) / 2 whatever the inputs.
+    Both deform: 1/E* = 2 (1 - nu^2) / E, 1/R* = 1/R1 + 1/R2. The gap delta = x1 - x2
+    obeys m* delta'' = -k delta^1.5 with the reduced mass m* = m1 m2 / (m1 + m2), so
+    delta_max and T_c are the plane's formulas with m*. The linearised two-mass system
+    [m1 0; 0 m2] x'' = -k_eff [1 -1; -1 1] x has the one nonzero frequency
+    omega^2 = k_eff (1/m1 + 1/m2) = k_eff / m*, and the explicit limit is 2 / omega.
     """
     E_star = youngs / (2.0 * (1.0 - nu**2))
-    k = 4.0 / 3.0 * E_star * np.sqrt(radius)
-    mass = density * 4.0 / 3.0 * np.pi * radius**3
-    delta_max = (5.0 * mass * v0**2 / (4.0 * k)) ** 0.4
-    omega = np.sqrt(1.5 * k * np.sqrt(delta_max) / mass)
-    dt = 2.0 / omega
+    R_star = radius1 * radius2 / (radius1 + radius2)
+    k = 4.0 / 3.0 * E_star * np.sqrt(R_star)
+    m1, m2 = (density * 4.0 / 3.0 * np.pi * r**3 for r in (radius1, radius2))
+    m_star = m1 * m2 / (m1 + m2)
+    delta_max = (5.0 * m_star * v0**2 / (4.0 * k)) ** 0.4
+    omega = np.sqrt(1.5 * k * np.sqrt(delta_max) / m_star)
     c_T = 0.8 * gamma(0.4) * gamma(0.5) / gamma(0.9)
-    return np.array([dt, c_T * delta_max / v0 / dt])
+    return np.array([2.0 / omega, c_T * delta_max / v0])
 
 
 # Exercise 3.12.8 ------------------------------------------------------------
-hunt_crossley_speed = "0.4 m/s"
+def _hunt_crossley_restitution(alpha, v0):
+    """Exact restitution of F = k delta^1.5 (1 + 1.5 alpha delta'): in the phase plane
+    m v dv / (1 + b v) = -k delta^1.5 d delta with b = 1.5 alpha, so
+    G(v) = b v - ln(1 + b v) takes the same value at v0 and at -e v0."""
+    x = 1.5 * alpha * v0
+    g0 = x - np.log1p(x)
+    y = brentq(lambda y_: -y_ - np.log1p(-y_) - g0, 0.0, x, xtol=1e-15, rtol=1e-15)
+    return y / x
+
+
+hunt_crossley_speed = (
+    f"{brentq(lambda v: _hunt_crossley_restitution(0.25, v) - 0.9, 0.01, 2.0, xtol=1e-14):.6g} m/s")
 
 
 # Exercise 3.12.9 ------------------------------------------------------------
@@ -177,13 +193,25 @@ def hunt_crossley_design(mass, v0, delta_limit, e_lo, e_hi):
 
 
 # Exercise 3.12.10 -----------------------------------------------------------
-def hydro_sphere_at_rest(E_h, R, mass):
-    """[depth delta (m), patch radius a (m)]: pi E_h delta^2 (1 - 2 delta / 3R) = m g on (0, R]."""
-    weight = 9.81 * mass
-    delta = brentq(lambda d: np.pi * E_h * d**2 * (1.0 - 2.0 * d / (3.0 * R)) - weight, 0.0, R,
-                   xtol=1e-15 * R, rtol=4 * np.finfo(float).eps)
-    return np.array([delta, np.sqrt(2.0 * R * delta - delta**2)])
+def hydro_cylinder_force(E_h, R, L, delta):
+    """Force (N) of a long compliant cylinder (field p = E_h (1 - r/R), r from the axis)
+    pressed delta into a rigid plane parallel to its axis, ends ignored (sec-ci-hydro).
+
+    The patch is the strip |x| <= a, a = sqrt(2 R delta - delta^2), where
+    r = sqrt(c^2 + x^2), c = R - delta; with int sqrt(c^2 + x^2) dx =
+    (x r + c^2 asinh(x / c)) / 2 and r(a) = R:
+    F = L E_h (a - c^2 / R asinh(a / c)); F = L E_h R at delta = R.
+    """
+    c = R - delta
+    a = np.sqrt(max(2.0 * R * delta - delta**2, 0.0))
+    if c <= 0.0:
+        return float(L * E_h * R)
+    return float(L * E_h * (a - c**2 / R * np.arcsinh(a / c)))
 
 
 # Exercise 3.12.11 -----------------------------------------------------------
-drake_pairs = {"B", "D", "F"}
+# A: C + U under the default model falls back to a point contact; B: C + U raises under
+# strict kHydroelastic; C: R + R falls back to a point contact; D: a compliant convex mesh
+# and a compliant half-space form no patch; E: a filtered pair gets no contact at all;
+# F: C + R gives a patch in both hydroelastic models.
+drake_pairs = {"B", "C", "F"}

@@ -12,7 +12,7 @@ the small-depth range), so a formula that is wrong in general fails every case.
 import numpy as np
 
 from grader.spec import Chapter, ChoiceExercise, DesignExercise, FunctionExercise, QuantityExercise
-from lib.common import GRAVITY, random_spd
+from lib.common import random_spd
 
 
 # 3.12.3 ---------------------------------------------------------------------
@@ -53,18 +53,22 @@ def _poisson_case(rng, regime):
 
 # 3.12.7 ---------------------------------------------------------------------
 def _hertz_case(rng):
+    """Two balls of one material; radii at least 1.5 apart, so the reduced mass and radius
+    differ clearly from either ball's."""
+    r1 = float(rng.uniform(0.002, 0.03))
+    r2 = float(r1 * rng.uniform(1.5, 4.0))
     return {"youngs": float(10 ** rng.uniform(9, 11.5)), "nu": float(rng.uniform(0.2, 0.45)),
-            "radius": float(rng.uniform(0.002, 0.05)), "density": float(rng.uniform(1000, 9000)),
+            "radius1": r1, "radius2": r2, "density": float(rng.uniform(1000, 9000)),
             "v0": float(rng.uniform(0.1, 5.0))}
 
 
 # 3.12.10 --------------------------------------------------------------------
-def _hydro_case(rng):
+def _hydro_case(rng, shallow):
+    """A cylinder pressed shallow (2 to 15 % of R) or deep (30 to 95 % of R)."""
     R = float(rng.uniform(0.01, 0.2))
-    E_h = float(10 ** rng.uniform(4, 7))
-    delta = float(rng.uniform(0.1, 0.8) * R)
-    force = np.pi * E_h * delta**2 * (1 - 2 * delta / (3 * R))
-    return {"E_h": E_h, "R": R, "mass": float(force / GRAVITY)}
+    share = rng.uniform(0.02, 0.15) if shallow else rng.uniform(0.3, 0.95)
+    return {"E_h": float(10 ** rng.uniform(4, 7)), "R": R, "L": float(rng.uniform(0.05, 1.0)),
+            "delta": float(share * R)}
 
 
 # 3.12.1 ---------------------------------------------------------------------
@@ -199,17 +203,16 @@ def _valid_hertz(c):
     from lib._validation import in_range
     from lib.soft_contact import hertz_stiffness
 
-    _valid_positive("youngs", "radius", "density", "v0")(c)
+    _valid_positive("youngs", "radius1", "radius2", "density", "v0")(c)
     in_range(c["nu"], "nu", 0.0, 0.5, high_open=True)
-    hertz_stiffness(c["radius"], c["youngs"], c["nu"], np.inf, c["youngs"], c["nu"])
+    hertz_stiffness(c["radius1"], c["youngs"], c["nu"], c["radius2"], c["youngs"], c["nu"])
 
 
 def _valid_hydro(c):
-    from lib.hydroelastic import sphere_plane_force
+    from lib._validation import in_range
 
-    _valid_positive("E_h", "R", "mass")(c)
-    if not c["mass"] * GRAVITY < float(sphere_plane_force(c["E_h"], c["R"], c["R"])):
-        raise ValueError("the sphere's weight must be below the force at full depth, pi E_h R^2 / 3")
+    _valid_positive("E_h", "R", "L", "delta")(c)
+    in_range(c["delta"], "delta", 0.0, c["R"], low_open=True)
 
 
 def _valid_ramp(c):
@@ -244,7 +247,7 @@ CHAPTER = Chapter(
         "Poisson restitution": ("poisson_friction_impact",),
         "the stiff-contact step limit": ("hertz_step_limit",),
         "restitution e = 1 - alpha v0 of Hunt-Crossley contact": ("hunt_crossley_speed", "hunt_crossley_design"),
-        "the hydroelastic pressure-field force": ("hydro_sphere_at_rest",),
+        "the hydroelastic pressure-field force": ("hydro_cylinder_force",),
         "Drake's hydroelastic pair table": ("drake_pairs",),
     },
     exercises=[
@@ -321,17 +324,19 @@ CHAPTER = Chapter(
             number="3.12.7", name="hertz_step_limit", points=2.5, partial=True,
             validate=_valid_hertz, minutes=20,
             section="sec-ci-hertz",
-            title="The explicit step limit of a Hertz impact, and how many steps it leaves",
-            args=("youngs", "nu", "radius", "density", "v0"),
-            public=[{"youngs": 210e9, "nu": 0.3, "radius": 0.005, "density": 7850.0, "v0": 1.0},
-                    {"youngs": 70e9, "nu": 0.33, "radius": 0.02, "density": 2700.0, "v0": 2.0}],
+            title="The explicit step limit and contact time of two colliding balls",
+            args=("youngs", "nu", "radius1", "radius2", "density", "v0"),
+            public=[{"youngs": 210e9, "nu": 0.3, "radius1": 0.005, "radius2": 0.01, "density": 7850.0,
+                     "v0": 1.0},
+                    {"youngs": 70e9, "nu": 0.33, "radius1": 0.02, "radius2": 0.06, "density": 2700.0,
+                     "v0": 2.0}],
             hidden=lambda rng: [_hertz_case(rng) for _ in range(3)],
             rtol=1e-6, atol=0.0,
         ),
         QuantityExercise(
-            number="3.12.8", name="hunt_crossley_speed", points=1, unit="m/s", rtol=1e-3, atol=0.0,
-            section="sec-ci-soft-damping", minutes=5,
-            title="The impact speed at which Hunt-Crossley restitution drops",
+            number="3.12.8", name="hunt_crossley_speed", points=2, unit="m/s", rtol=1e-3, atol=0.0,
+            section="sec-ci-soft-damping", minutes=15,
+            title="The impact speed at which Hunt-Crossley restitution is 0.9, beyond first order",
         ),
         DesignExercise(
             number="3.12.9", name="hunt_crossley_design", points=3, partial=True,
@@ -345,19 +350,20 @@ CHAPTER = Chapter(
             judge=_judge_hc, timeout=60,  # a design is checked by simulating it (about 1 s a case)
         ),
         FunctionExercise(
-            number="3.12.10", name="hydro_sphere_at_rest", points=2, partial=True,
-            validate=_valid_hydro, minutes=15,
+            number="3.12.10", name="hydro_cylinder_force", points=2, partial=True,
+            validate=_valid_hydro, minutes=20,
             section="sec-ci-hydro",
-            title="Depth and patch of a compliant sphere resting on a rigid plane",
-            args=("E_h", "R", "mass"),
-            public=[{"E_h": 1e5, "R": 0.05, "mass": 1.0}, {"E_h": 2e4, "R": 0.1, "mass": 15.0}],
-            hidden=lambda rng: [_hydro_case(rng) for _ in range(2)],
-            rtol=1e-7, atol=1e-12,
+            title="The hydroelastic force of a compliant cylinder lying on a rigid plane",
+            args=("E_h", "R", "L", "delta"),
+            public=[{"E_h": 1e5, "R": 0.05, "L": 0.2, "delta": 0.004},
+                    {"E_h": 2e4, "R": 0.1, "L": 0.5, "delta": 0.06}],
+            hidden=lambda rng: [_hydro_case(rng, s_) for s_ in (True, False)],
+            rtol=1e-7, atol=0.0,
         ),
         ChoiceExercise(
             number="3.12.11", name="drake_pairs", points=1.5, partial=True, multi=True, minutes=10,
             options=("A", "B", "C", "D", "E", "F"), section="sec-drake-pair-table",
-            title="Which geometry pairs give a patch, a point contact or an error in Drake",
+            title="Diagnose a grasping scene in Drake: patch, point contact or an error",
         ),
     ],
 )
