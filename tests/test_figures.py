@@ -208,10 +208,13 @@ def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):
     assert sum(len(ax.lines) + len(ax.patches) + len(ax.collections) for ax in fig.axes) > 3
 
 
-def test_the_package_is_the_five_figure_modules():
-    # lib.figures re-exports each figure module's functions (the chapter's cf.*), nothing else.
+def test_the_package_is_the_registered_figure_modules():
+    # lib.figures re-exports each registered figure module's functions (the chapter's cf.*),
+    # the palette, the registry and the page functions, nothing else.
     modules = (ramp, cone2d, pyramid, ball_drop, finger_figure)
-    exported = {name: getattr(cf, name) for name in cf.__all__ if name not in ("COLORS", "STATE_COLORS")}
+    assert [m.FIGURE for m in modules] == list(cf.FIGURES.values())
+    framework = {"COLORS", "STATE_COLORS", "FIGURES", "figure_spec", "static_figure", "show_figure"}
+    exported = {name: getattr(cf, name) for name in cf.__all__ if name not in framework}
     assert exported == {name: getattr(m, name) for m in modules for name in m.__all__}
     assert len(exported) == 15
 

@@ -4,26 +4,31 @@ The algorithms (``lib/*.py``) and the worked-example models (:mod:`lib.models`)
 compute; this package draws what they compute, and nothing outside it imports
 matplotlib or a widget library (``tests/test_figures.py`` holds the rule).
 
-The five figures of the lesson "Contact and friction", one module each:
+A figure of a chapter is one module, ``lib/figures/<name>.py``, holding a pure
+``<name>_data`` function (control values in, plain data out, from the tested
+routines of ``lib``; its keyword defaults are the figure's starting state),
+``<name>_describe`` (the state label and the readout rows), ``draw_<name>``
+(the static matplotlib picture) and its record ``FIGURE``
+(:class:`lib.figures.spec.FigureSpec`: title and controls); its live front end
+is ``lib/figures/js/<name>.js``. :data:`FIGURES` registers every figure by
+name. The modules share the palette and drawing helpers of ``_frame``.
 
-- :mod:`lib.figures.ramp` (FIG 1, a block on a ramp),
-- :mod:`lib.figures.cone2d` (FIG 2, the planar friction cone),
-- :mod:`lib.figures.pyramid` (FIG 3, the 3D cone and its pyramids),
-- :mod:`lib.figures.ball_drop` (FIG 4, penalty versus impulse contact),
-- :mod:`lib.figures.fingertip` (FIG 5, a two-link finger on a table).
+- :mod:`lib.figures.page` puts a figure into a page: its static picture
+  (:func:`~lib.figures.page.static_figure`) and its live panel
+  (:func:`~lib.figures.page.show_figure`);
+- :mod:`lib.figures.live` builds the live panel (an anywidget) from the record;
+- :mod:`lib.figures.schematics` draws the chapters' models from their geometry.
 
-Each holds a pure ``*_data`` function (control values in, plain data out, from
-the tested routines of ``lib``; its keyword defaults are the figure's starting
-state), ``*_describe`` (the state label and the readout rows) and ``draw_*``
-(the static matplotlib picture of the book page). They share the colours and
-drawing helpers of ``_frame``. The live figures students move are anywidgets
-(:mod:`lib.figures.live`, front end in ``lib/figures/js/``): they start from the
-``*_data`` defaults and print the ``*_describe`` rows.
+The figures of the lesson "Contact and friction":
+:mod:`lib.figures.ramp` (FIG 1, a block on a ramp),
+:mod:`lib.figures.cone2d` (FIG 2, the planar friction cone),
+:mod:`lib.figures.pyramid` (FIG 3, the 3D cone and its pyramids),
+:mod:`lib.figures.ball_drop` (FIG 4, penalty versus impulse contact),
+:mod:`lib.figures.fingertip` (FIG 5, a two-link finger on a table).
 
-:mod:`lib.figures.schematics` draws the chapters' models from their geometry.
-
-This package re-exports the five figures' functions and ``COLORS``, so a
-chapter writes ``from lib import figures as cf`` and ``cf.ramp_data(...)``.
+This package re-exports the figures' functions, ``COLORS``, :data:`FIGURES`
+and the page functions, so a chapter writes ``from lib import figures as cf``
+and ``cf.ramp_data(...)``.
 """
 
 from ._frame import COLORS, STATE_COLORS
@@ -32,10 +37,28 @@ from .cone2d import cone2d_data, cone2d_describe, draw_cone2d
 from .fingertip import draw_fingertip, fingertip_data, fingertip_describe
 from .pyramid import draw_pyramid, pyramid_data, pyramid_describe
 from .ramp import draw_ramp, ramp_data, ramp_describe
+from . import ball_drop, cone2d, fingertip, pyramid, ramp
+from .spec import FigureSpec
+
+#: Every figure by name: its record (:class:`~lib.figures.spec.FigureSpec`). A
+#: new figure is one module with ``FIGURE = FigureSpec(...)``, one JS file and one entry here.
+FIGURES: dict[str, FigureSpec] = {spec.name: spec for spec in (
+    ramp.FIGURE,
+    cone2d.FIGURE,
+    pyramid.FIGURE,
+    ball_drop.FIGURE,
+    fingertip.FIGURE,
+)}
+
+from .page import figure_spec, show_figure, static_figure  # noqa: E402  (uses FIGURES)
 
 __all__ = [
     "COLORS",
     "STATE_COLORS",
+    "FIGURES",
+    "figure_spec",
+    "static_figure",
+    "show_figure",
     "ramp_data",
     "ramp_describe",
     "draw_ramp",

@@ -1,12 +1,11 @@
-"""Shared frame of the figures of "Contact and friction": colours and drawing helpers.
+"""Shared frame of the figures: the palette and the drawing helpers.
 
-The five figure modules (:mod:`lib.figures.ramp`, :mod:`~lib.figures.cone2d`,
-:mod:`~lib.figures.pyramid`, :mod:`~lib.figures.ball_drop`,
-:mod:`~lib.figures.fingertip`) draw with these helpers on pyplot-free
-matplotlib figures. Every figure sets its axis limits itself, so the helpers
-add artists without the data-limit bookkeeping of ``ax.plot`` and ``ax.fill``.
-The live figures in the browser (:mod:`lib.figures.live`, ``js/frame.js``)
-use the same colours.
+Every figure module (:data:`lib.figures.FIGURES`) draws with these helpers on
+pyplot-free matplotlib figures. Every figure sets its axis limits itself, so
+the helpers add artists without the data-limit bookkeeping of ``ax.plot`` and
+``ax.fill``. The palette (:data:`COLORS`, :data:`STATE_COLORS`) is defined
+here only: :func:`lib.figures.live.module_source` writes it into the ES module
+of every live figure, ahead of ``js/frame.js``.
 """
 
 from __future__ import annotations
@@ -16,13 +15,13 @@ from typing import Any
 
 import numpy as np
 from matplotlib.collections import PolyCollection
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, FigureBase
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
 __all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "label_beside", "line", "fill", "fan", "nice_ceil"]
 
-#: One colour per physical quantity, shared by all five figures (``js/frame.js`` holds the same).
+#: One colour per physical quantity, shared by every figure, static and live.
 COLORS = {
     "gravity": "#4d4d4d",
     "normal": "#1f6fb4",
@@ -60,7 +59,15 @@ STATE_COLORS = {
 
 
 def new_axes(ax: Any, figsize: tuple[float, float], ncols: int = 1) -> tuple[Figure, Any]:
-    """Return ``(figure, ax)``: the given axes, or new ones on a pyplot-free Figure."""
+    """Return ``(figure, ax)``: the given axes, new ones on a given (sub)figure, or on a new pyplot-free Figure.
+
+    A (sub)figure gets ``ncols`` axes side by side (the layout of
+    :func:`lib.figures.page.static_figure`); the figure returned is the one
+    that holds them (the top-level figure for a subfigure).
+    """
+    if isinstance(ax, FigureBase):
+        axes = ax.subplots(1, ncols)
+        return ax.figure, axes
     if ax is not None:
         first = ax[0] if isinstance(ax, (list, tuple, np.ndarray)) else ax
         return first.figure, ax

@@ -16,14 +16,15 @@ import math
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, FigureBase
 from matplotlib.ticker import NullLocator
 
 from ..common import GRAVITY
 from .. import contact_sim, soft_contact
-from .._validation import in_range, nonnegative, one_of, positive
+from .._validation import in_range, instance_of, nonnegative, one_of, positive
 from ..models import ball_drop as drop
 from . import _frame as fr
+from .spec import FigureSpec, choice, control
 
 __all__ = ["ball_drop_data", "ball_drop_describe", "draw_ball_drop"]
 
@@ -112,6 +113,7 @@ def ball_drop_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     >>> ball_drop_describe(ball_drop_data("impulse", e=0.5))[0]
     'IMPULSE: at rest'
     """
+    instance_of(data, dict, "data")
     status = data["status"]
     if data["model"] == "penalty":
         labels = {"stable": "PENALTY: stable", "energy gain": "PENALTY: energy gained (rose above start)",
@@ -145,7 +147,8 @@ def draw_ball_drop(data: dict, ax: Any = None) -> Figure:
     """Draw height, penetration and the complementarity plot of a ball drop.
 
     ``ax`` is a triple ``(height_ax, penetration_ax, complementarity_ax)`` (a
-    new pyplot-free figure when omitted). The picture holds every stored
+    new pyplot-free figure when omitted, or new axes on a given
+    matplotlib (sub)figure). The picture holds every stored
     step; the title names the state.
     Explained in :ref:`sec-cf-nonsmooth`.
 
@@ -162,12 +165,13 @@ def draw_ball_drop(data: dict, ax: Any = None) -> Figure:
     >>> [float(x) for x in ax.get_xlim()], ax.get_xlabel()
     ([0.0, 3.0], 'time (s)')
     """
-    if ax is None:
-        fig = Figure(figsize=(9.0, 4.2), layout="constrained")
+    instance_of(data, dict, "data")
+    if ax is None or isinstance(ax, FigureBase):
+        fig = Figure(figsize=(9.0, 4.2), layout="constrained") if ax is None else ax
         grid = fig.add_gridspec(2, 2, width_ratios=[1.5, 1.0])
         ax = (fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[:, 1]))
     ax_h, ax_d, ax_c = ax
-    fig = ax_h.figure
+    fig = ax_h.get_figure(root=True)
     penalty = data["model"] == "penalty"
     color = fr.COLORS[data["model"]]
     t, height = data["t"], data["height"]
@@ -225,3 +229,18 @@ def draw_ball_drop(data: dict, ax: Any = None) -> Figure:
     ax_c.legend(loc="upper right", fontsize=7)
     ax_c.set_title("complementarity", fontsize=10)
     return fig
+
+
+#: The figure's record: title, controls (``k`` and ``dt`` on logarithmic sliders) and constants.
+FIGURE = FigureSpec(
+    name="ball_drop", title="A ball dropped from 1 m: penalty versus impulse contact",
+    controls=(
+        choice("model", "contact model", ["penalty", "impulse"]),
+        control("k", "stiffness k", 3.0, 7.0, 0.05, "N/m", kind="log"),
+        control("dt", "time step dt", -4.0, -1.5, 0.02, "s", kind="log"),
+        control("zeta", "damping ratio zeta", 0.0, 0.9, 0.01),
+        control("e", "restitution e", 0.0, 0.95, 0.01),
+    ),
+    data=ball_drop_data, describe=ball_drop_describe, draw=draw_ball_drop, constants=("mass", "h0", "g"),
+    size=(9.0, 4.2), section="sec-cf-nonsmooth",
+)

@@ -19,7 +19,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import friction
+from .._validation import instance_of
 from . import _frame as fr
+from .spec import FigureSpec, control
 
 __all__ = ["cone2d_data", "cone2d_describe", "draw_cone2d"]
 
@@ -58,6 +60,7 @@ def cone2d_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     >>> cone2d_describe(cone2d_data(1.0, -1.0, 0.5))[0]
     'SEPARATE'
     """
+    instance_of(data, dict, "data")
     rows = [
         ("friction angle arctan(mu)", f"{data['friction_angle_deg']:.1f} deg"),
         ("angle of demand from normal", f"{data['angle_deg']:.1f} deg"),
@@ -71,7 +74,8 @@ def cone2d_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
 def draw_cone2d(data: dict, ax: Any = None) -> Figure:
     """Draw the planar friction cone, the demanded force and the surface's answer.
 
-    ``ax`` is one matplotlib axes (a new pyplot-free figure when omitted). The
+    ``ax`` is one matplotlib axes (a new pyplot-free figure when omitted, or new axes on a given
+    matplotlib (sub)figure). The
     title names ``mu``, the demanded force and the state.
     Explained in :ref:`sec-cf-cone2d`.
 
@@ -85,6 +89,7 @@ def draw_cone2d(data: dict, ax: Any = None) -> Figure:
     >>> draw_cone2d(cone2d_data(3.0, 4.0, 0.5)).axes[0].get_xlabel()
     '$f_t$ (N)'
     """
+    instance_of(data, dict, "data")
     fig, ax = fr.new_axes(ax, (4.6, 4.2))
     gamma = math.atan(data["mu"])
     reach = 5.0
@@ -118,3 +123,15 @@ def draw_cone2d(data: dict, ax: Any = None) -> Figure:
     ax.set_xlabel("$f_t$ (N)")
     ax.set_ylabel("$f_n$ (N)")
     return fig
+
+
+#: The figure's record: title, controls (sliders over ``cone2d_data``'s keywords).
+FIGURE = FigureSpec(
+    name="cone2d", title="The planar friction cone: stick, slip, separate",
+    controls=(
+        control("f_t", "tangential demand f_t", -4.5, 4.5, 0.05, "N"),
+        control("f_n", "normal demand f_n", -2.0, 4.5, 0.05, "N"),
+        control("mu", "friction coefficient mu", 0.0, 2.0, 0.01),
+    ),
+    data=cone2d_data, describe=cone2d_describe, draw=draw_cone2d, size=(4.6, 4.2), section="sec-cf-cone2d",
+)

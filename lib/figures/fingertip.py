@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
+from .._validation import instance_of, real_number
 from ..models import fingertip as finger
 from . import _frame as fr
+from .spec import FigureSpec, choice, control
 
 __all__ = ["fingertip_data", "fingertip_describe", "draw_fingertip"]
 
@@ -37,6 +39,7 @@ def fingertip_data(x_tip: float = 0.3, elbow: str = "up", mu: float = 0.6, tau_m
     >>> d["label"], round(d["max_normal"], 3), round(d["press_capacity"], 3)
     ('feasible', 4.0, 2.0)
     """
+    x_tip, f_t, f_n = real_number(x_tip, "x_tip"), real_number(f_t, "f_t"), real_number(f_n, "f_n")
     q = finger.two_link_ik(x_tip, elbow, l1, l2, base_height)
     jac = finger.contact_jacobian(q, l1, l2)
     polygon = finger.feasible_force_polygon(jac, mu, tau_max)
@@ -69,6 +72,7 @@ def fingertip_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     >>> fingertip_describe(fingertip_data(f_t=0.0, f_n=-1.0))[0]
     'TABLE MUST PULL'
     """
+    instance_of(data, dict, "data")
     tau = data["torques"]
     rows = [
         ("joint angles", f"({math.degrees(data['q'][0]):.1f}, {math.degrees(data['q'][1]):.1f}) deg"),
@@ -98,7 +102,8 @@ def _strip_lines(column: np.ndarray, tau_max: float, span: float) -> list[np.nda
 def draw_fingertip(data: dict, ax: Any = None) -> Figure:
     """Draw the finger on the table (left) and the force space with the feasible polygon (right).
 
-    ``ax`` is a pair of axes (a new pyplot-free figure when omitted). The force
+    ``ax`` is a pair of axes (a new pyplot-free figure when omitted, or new axes on a given
+    matplotlib (sub)figure). The force
     space holds the feasible polygon and the demanded force; the titles name
     the elbow and the state.
     Explained in :ref:`sec-cf-fingertip`.
@@ -113,6 +118,7 @@ def draw_fingertip(data: dict, ax: Any = None) -> Figure:
     >>> len(draw_fingertip(fingertip_data()).axes)
     2
     """
+    instance_of(data, dict, "data")
     fig, axes = fr.new_axes(ax, (9.0, 4.2), ncols=2)
     arm, space = axes
     pts = data["points"]
@@ -157,3 +163,19 @@ def draw_fingertip(data: dict, ax: Any = None) -> Figure:
     key = "feasible" if data["label"] == "feasible" else "infeasible"
     space.set_title(f"force space: {data['label']}", color=fr.STATE_COLORS[key], fontsize=10)
     return fig
+
+
+#: The figure's record: title, controls (sliders over ``fingertip_data``'s keywords) and constants.
+FIGURE = FigureSpec(
+    name="fingertip", title="Fingertip on a table: friction cone and joint-torque limits",
+    controls=(
+        control("x_tip", "fingertip x", -0.9, 0.9, 0.01, "m"),
+        choice("elbow", "elbow", ["up", "down"]),
+        control("mu", "friction coefficient mu", 0.0, 1.5, 0.01),
+        control("tau_max", "torque limit tau_max", 0.2, 3.0, 0.05, "N m"),
+        control("f_t", "demanded f_t", -6.0, 6.0, 0.05, "N"),
+        control("f_n", "demanded f_n", -1.0, 8.0, 0.05, "N"),
+    ),
+    data=fingertip_data, describe=fingertip_describe, draw=draw_fingertip, constants=("l1", "l2", "base_height"),
+    size=(9.0, 4.2), section="sec-cf-fingertip",
+)

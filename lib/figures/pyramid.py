@@ -19,7 +19,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import friction
+from .._validation import instance_of, positive_int, real_number
 from . import _frame as fr
+from .spec import FigureSpec, control
 
 __all__ = ["pyramid_data", "pyramid_describe", "draw_pyramid"]
 
@@ -38,7 +40,8 @@ def pyramid_data(k: int = 4, mu: float = 0.8, phi_deg: float = 45.0, azimuth_deg
     >>> round(d["outer"], 4), round(d["inner"], 4), round(d["over_closed"], 4)
     (1.4142, 0.7071, 0.4142)
     """
-    k = int(k)
+    k, n_directions = positive_int(k, "k"), positive_int(n_directions, "n_directions")
+    phi_deg, azimuth_deg = real_number(phi_deg, "phi_deg"), real_number(azimuth_deg, "azimuth_deg")
     phi = math.radians(phi_deg)
     cone, inner, outer = friction.pyramid_capacity(phi, mu, k)
     under, over = friction.pyramid_worst_errors(k)
@@ -72,6 +75,7 @@ def pyramid_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     >>> pyramid_describe(pyramid_data(k=4))[0]
     'n_d = 4: worst error 41.4 %'
     """
+    instance_of(data, dict, "data")
     rows = [
         ("capacity along phi: cone", f"{data['cone']:.3f} f_n"),
         ("inscribed / circumscribed", f"{data['inner']:.3f} / {data['outer']:.3f} f_n"),
@@ -95,7 +99,8 @@ def _project(points: np.ndarray, azimuth: float, elevation: float = math.radians
 def draw_pyramid(data: dict, ax: Any = None) -> Figure:
     """Draw the cone with both pyramids in 3D (left) and their cross-section (right).
 
-    ``ax`` is a pair of axes (a new pyplot-free figure when omitted). Both
+    ``ax`` is a pair of axes (a new pyplot-free figure when omitted, or new axes on a given
+    matplotlib (sub)figure). Both
     views are sized for the circumscribed pyramid; the titles give ``k`` and
     the worst errors.
     Explained in :ref:`sec-cf-pyramid`.
@@ -110,6 +115,7 @@ def draw_pyramid(data: dict, ax: Any = None) -> Figure:
     >>> len(draw_pyramid(pyramid_data(k=6)).axes)
     2
     """
+    instance_of(data, dict, "data")
     fig, axes = fr.new_axes(ax, (8.4, 4.0), ncols=2)
     ax3, ax2 = axes
     az = math.radians(data["azimuth_deg"])
@@ -164,3 +170,17 @@ def draw_pyramid(data: dict, ax: Any = None) -> Figure:
     ax2.set_title(f"cross-section $f_n = 1$: errors -{100 * data['under_closed']:.1f} % / "
                   f"+{100 * data['over_closed']:.1f} %", fontsize=10)
     return fig
+
+
+#: The figure's record: title, controls (sliders over ``pyramid_data``'s keywords) and constants.
+FIGURE = FigureSpec(
+    name="pyramid", title="The 3D friction cone and its pyramids with n_d edges",
+    controls=(
+        control("k", "pyramid edges n_d", 3, 32, 1, kind="int"),
+        control("mu", "friction coefficient mu", 0.0, 1.5, 0.01),
+        control("phi_deg", "direction phi", 0.0, 360.0, 0.5, "deg", digits=1),
+        control("azimuth_deg", "view azimuth", 0.0, 360.0, 1.0, "deg", digits=0),
+    ),
+    data=pyramid_data, describe=pyramid_describe, draw=draw_pyramid, constants=("n_directions",),
+    size=(8.4, 4.0), section="sec-cf-pyramid",
+)

@@ -20,7 +20,9 @@ from matplotlib.figure import Figure
 
 from ..common import GRAVITY
 from .. import friction
+from .._validation import instance_of, real_number
 from . import _frame as fr
+from .spec import FigureSpec, control
 
 __all__ = ["ramp_data", "ramp_describe", "draw_ramp"]
 
@@ -39,6 +41,10 @@ def ramp_data(alpha_deg: float = 20.0, mu_s: float = 0.6, mu_k: float = 0.5, mas
     >>> d["state"], round(d["critical_angle_deg"], 2)
     ('stick', 38.66)
     """
+    alpha_deg, mu_s, mu_k, mass, push, beta_deg, g = (
+        real_number(value, name) for value, name in ((alpha_deg, "alpha_deg"), (mu_s, "mu_s"), (mu_k, "mu_k"),
+                                                     (mass, "mass"), (push, "push"), (beta_deg, "beta_deg"),
+                                                     (g, "g")))
     weight = mass * g
     result = friction.ramp_state(math.radians(alpha_deg), mu_s, mu_k, mass, push * weight,
                                  math.radians(beta_deg), g)
@@ -83,6 +89,7 @@ def ramp_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     >>> ramp_describe(ramp_data(alpha_deg=45.0))[0]
     'SLIP (down the slope)'
     """
+    instance_of(data, dict, "data")
     state = data["state"]
     text = {"stick": "STICK", "lift-off": "LIFT-OFF"}.get(state, f"SLIP ({data['direction']} the slope)")
     rows = [
@@ -101,7 +108,8 @@ def draw_ramp(data: dict, ax: Any = None) -> Figure:
     """Draw the block on the ramp with its forces and friction cone.
 
     Arrows are in units of ``m g``; ``ax`` is one matplotlib axes (a new
-    pyplot-free figure when omitted). The title names the tilt, ``mu_s`` and
+    pyplot-free figure when omitted, or new axes on a given
+    matplotlib (sub)figure). The title names the tilt, ``mu_s`` and
     the state.
     Explained in :ref:`sec-cf-ramp`.
 
@@ -115,6 +123,7 @@ def draw_ramp(data: dict, ax: Any = None) -> Figure:
     >>> len(draw_ramp(ramp_data()).axes)
     1
     """
+    instance_of(data, dict, "data")
     fig, ax = fr.new_axes(ax, (5.2, 4.2))
     a = math.radians(data["alpha_deg"])
     tangent, normal = data["tangent"], data["normal"]
@@ -151,3 +160,19 @@ def draw_ramp(data: dict, ax: Any = None) -> Figure:
     ax.set_xticks([])
     ax.set_yticks([])
     return fig
+
+
+#: The figure's record: title, controls (sliders over ``ramp_data``'s keywords) and constants.
+FIGURE = FigureSpec(
+    name="ramp", title="Block on a ramp: stick, slip, lift-off",
+    controls=(
+        control("alpha_deg", "tilt alpha", 0.0, 90.0, 0.5, "deg", digits=1),
+        control("mu_s", "static friction mu_s", 0.0, 1.5, 0.01),
+        control("mu_k", "kinetic friction mu_k", 0.0, 1.5, 0.01),
+        control("mass", "mass m", 0.1, 10.0, 0.1, "kg", digits=1),
+        control("push", "push F", 0.0, 2.0, 0.01, "x mg"),
+        control("beta_deg", "push angle beta", -90.0, 90.0, 1.0, "deg", digits=0),
+    ),
+    data=ramp_data, describe=ramp_describe, draw=draw_ramp, constants=("g",), size=(5.2, 4.2),
+    section="sec-cf-ramp",
+)

@@ -16,8 +16,6 @@ function coneState(fT, fN, mu) {
 }
 
 const FIGURE = {
-  name: "cone2d",
-  title: "The planar friction cone: stick, slip, separate",
   compute({f_t: fT, f_n: fN, mu}) {
     const r = coneState(fT, fN, mu);
     return {f_t: fT, f_n: fN, mu, state: r.state, demand: r.demand, supplied: r.supplied,

@@ -139,8 +139,6 @@ function pressCapacity(J) {
 const EXTENT = 7.0;
 
 const FIGURE = {
-  name: "fingertip",
-  title: "Fingertip on a table: friction cone and joint-torque limits",
   compute({x_tip: xTip, elbow, mu, tau_max: tauMax, f_t: fT, f_n: fN}, {l1, l2, base_height: baseHeight}) {
     const q = twoLinkIk(xTip, elbow, l1, l2, baseHeight);
     const J = contactJacobian(q, l1, l2);

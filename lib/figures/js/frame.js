@@ -1,32 +1,23 @@
-// Shared frame of the live figures of "Contact and friction" (lib/figures/js/).
+// Shared frame of the live figures (lib/figures/js/).
 //
-// lib/figures/live.py joins this file and one figure module (cone2d.js, ...)
-// into the ES module of an anywidget. The figure module defines
-// `const FIGURE = {title, controls?, compute, describe, draw}` and ends with
+// lib/figures/live.py (module_source) joins the palette of lib/figures/_frame.py
+// (the constants COLORS and STATE_COLORS, written ahead of this file), this file
+// and one figure module (<name>.js, named after lib/figures/<name>.py) into the
+// ES module of an anywidget. The figure module defines
+// `const FIGURE = {compute, describe, draw}` and ends with
 // `export default { render: liveRender(FIGURE) };`. Everything runs in the
-// reader's browser: no kernel, no network.
+// reader's browser: no kernel, no network. Nothing here touches the page before
+// render() runs, so tests/test_figures_js.py imports the same module in node.
 //
-// compute(values, constants) -> data       (the physics, a port of lib)
-// describe(data) -> {text, key, rows}      (state label and readout, as lib's *_describe)
+// compute(values, constants) -> data       (the physics, a port of <name>_data)
+// describe(data) -> {text, key, rows}      (state label and readout, as <name>_describe)
 // draw(data, values) -> [svg, ...]         (one Panel.svg() per panel: elements as data,
 //                                           written into the page in place by patchChildren)
 // A compute that throws InputError shows "not allowed: <message>", as the
 // Python figure does for lib's DynamicsInputError.
+// The name, title, controls and constants come from Python (FigureSpec).
 
 class InputError extends Error {}
-
-const STATE_COLORS = {
-  "stick": "#2ca02c", "slip": "#d62728", "lift-off": "#f59e0b", "separate": "#f59e0b",
-  "stable": "#2ca02c", "energy gain": "#f59e0b", "unstable": "#d62728", "rest": "#2ca02c",
-  "bouncing": "#1f6fb4", "feasible": "#2ca02c", "infeasible": "#d62728", "error": "#d62728",
-};
-
-const COLORS = {
-  gravity: "#4d4d4d", normal: "#1f6fb4", friction: "#d62728", contact: "#7b3fa0", cone: "#17becf",
-  push: "#f59e0b", supplied: "#2ca02c", inscribed: "#7b3fa0", circumscribed: "#f59e0b",
-  penalty: "#7b3fa0", impulse: "#1f6fb4", rigid: "#2ca02c", joint1: "#d62728", joint2: "#2ca02c",
-  feasible: "#2ca02c", ground: "#8c6d46",
-};
 
 // ---------------------------------------------------------------- numbers
 
@@ -420,12 +411,13 @@ function liveRender(FIGURE) {
   return function render({model, el}) {
     const uid = `cf${Math.random().toString(36).slice(2, 9)}`;
     const root = document.createElement("div");
-    root.className = `cf-live cf-${FIGURE.name}`;
-    root.dataset.figure = FIGURE.name;
+    const name = model.get("name");
+    root.className = `cf-live cf-${name}`;
+    root.dataset.figure = name;
     const specs = model.get("controls");
     const constants = model.get("constants") || {};
     const start = model.get("values");
-    root.innerHTML = `<div class="cf-title">${esc(model.get("title") || FIGURE.title)}</div>`
+    root.innerHTML = `<div class="cf-title">${esc(model.get("title"))}</div>`
       // data-lm-suppress-shortcuts: in JupyterLab, keys pressed on a control (arrows on a
       // slider) are not the notebook's keyboard shortcuts (see also CONTROL_KEYS).
       + '<div class="cf-controls" data-lm-suppress-shortcuts="true"></div>'

@@ -47,8 +47,6 @@ function project([x, y, z], azimuth, elevation = rad(25.0)) {
 const sampledCache = new Map();
 
 const FIGURE = {
-  name: "pyramid",
-  title: "The 3D friction cone and its pyramids with n_d edges",
   compute({k, mu, phi_deg: phiDeg, azimuth_deg: azimuthDeg}, {n_directions: nDirections}) {
     const phi = rad(phiDeg);
     const [cone, inner, outer] = pyramidCapacity(phi, mu, k);

@@ -32,8 +32,6 @@ function rampState(alpha, muS, muK, mass, push, beta, g) {
 }
 
 const FIGURE = {
-  name: "ramp",
-  title: "Block on a ramp: stick, slip, lift-off",
   // lib.figures.ramp.ramp_data: push in units of m g, angles in degrees.
   compute({alpha_deg: alphaDeg, mu_s: muS, mu_k: muK, mass, push, beta_deg: betaDeg}, {g}) {
     const weight = mass * g;

@@ -152,8 +152,6 @@ function downsample(n, limit = 800) {
 }
 
 const FIGURE = {
-  name: "ball",
-  title: "A ball dropped from 1 m: penalty versus impulse contact",
   // lib.figures.ball_drop.ball_drop_data.
   compute({model, k, dt, zeta, e}, {mass, h0, g}) {
     const v0 = impactSpeed(h0, g);
