@@ -69,17 +69,30 @@ projection_facts = {"A", "C", "E", "F"}
 
 
 # Exercise 3.11.4 ------------------------------------------------------------
-def null_space_zdd(M, J, f, gamma, Z):
-    """zdd of qdd = Z zdd + qdd_p with qdd_p = J^T (J J^T)^-1 gamma (minimum norm).
+def independent_accelerations(M, J, f, gamma, independent):
+    """Coordinate partitioning: u = S q for the `independent` coordinates, d the others.
 
-    (Z^T M Z) zdd = Z^T (f - M qdd_p).
+    J_d Z_d + J_u = 0 gives the basis Z_u (Z_u[independent] = 1, Z_u[dependent] =
+    -J_d^-1 J_u); the particular acceleration with S qdd_p = 0 solves J_d qdd_p[d] = gamma.
+    Reduced equation: (Z_u^T M Z_u) udd = Z_u^T (f - M qdd_p).
+    Returns np.concatenate([udd, (Z_u^T M Z_u).ravel()]).
     """
     M = np.asarray(M, dtype=float)
     J = np.atleast_2d(np.asarray(J, dtype=float))
-    Z = np.asarray(Z, dtype=float)
-    f = np.asarray(f, dtype=float)
-    qdd_p = J.T @ np.linalg.solve(J @ J.T, np.asarray(gamma, dtype=float))
-    return np.linalg.solve(Z.T @ M @ Z, Z.T @ (f - M @ qdd_p))
+    f = np.asarray(f, dtype=float).reshape(-1)
+    gamma = np.asarray(gamma, dtype=float).reshape(-1)
+    n = M.shape[0]
+    u = [int(i) for i in np.ravel(independent)]
+    d = [i for i in range(n) if i not in u]
+    Jd, Ju = J[:, d], J[:, u]
+    Z = np.zeros((n, len(u)))
+    Z[u, np.arange(len(u))] = 1.0
+    Z[d] = -np.linalg.solve(Jd, Ju)
+    qdd_p = np.zeros(n)
+    qdd_p[d] = np.linalg.solve(Jd, gamma)
+    M_red = Z.T @ M @ Z
+    udd = np.linalg.solve(M_red, Z.T @ (f - M @ qdd_p))
+    return np.concatenate([udd, M_red.ravel()])
 
 
 # Exercise 3.11.5 ------------------------------------------------------------
@@ -102,25 +115,29 @@ def gauss_least_squares(M, J, f, gamma):
 
 
 # Exercise 3.11.6 ------------------------------------------------------------
-def pendulum_drift(h, T):
+def pendulum_residual(h, T, alpha, beta):
     """Cartesian pendulum (unit mass, unit length, from (1, 0) at rest, g = 9.81 along -y).
 
-    RK4 with step h on the acceleration-level KKT equations, no stabilisation;
-    returns Phi = (x^2 + y^2 - 1)/2 at t = T.
+    Phi = (x^2 + y^2 - 1)/2, so J = (x, y) and gamma = -(xd^2 + yd^2); Baumgarte replaces
+    gamma by gamma - 2 alpha J qd - beta^2 Phi. With M = 1 and one constraint,
+    lam = (gamma - J f) / (J J^T). RK4 with round(T / h) steps of size h, as the statement
+    fixes (int(T / h) would drop a step when T / h lands just below a whole number);
+    returns Phi after the last step.
     """
-    g = 9.81
+    g, a, b = 9.81, float(alpha), float(beta)
 
     def rhs(state):
         p, v = state[:2], state[2:]
-        J = p  # dPhi/dq for Phi = (|p|^2 - 1)/2
-        gamma = -v @ v  # -Jdot qd
+        J = p
+        Phi = 0.5 * (p @ p - 1.0)
+        gamma = -v @ v - 2.0 * a * (J @ v) - b * b * Phi
         f = np.array([0.0, -g])
-        lam = (gamma - J @ f) / (J @ J)  # M = 1
+        lam = (gamma - J @ f) / (J @ J)
         return np.concatenate([v, f + J * lam])
 
     s = np.array([1.0, 0.0, 0.0, 0.0])
-    steps = int(round(float(T) / float(h)))
-    for _ in range(steps):
+    h = float(h)
+    for _ in range(int(round(float(T) / h))):
         k1 = rhs(s)
         k2 = rhs(s + 0.5 * h * k1)
         k3 = rhs(s + 0.5 * h * k2)
@@ -143,17 +160,28 @@ def projection_energy_loss(M, J, qd):
 
 
 # Exercise 3.11.8 ------------------------------------------------------------
-def baumgarte_amplification(alpha, beta, h):
-    """Spectral radius of one RK4 step on e'' + 2 alpha e' + beta^2 e = 0.
+_RK4 = np.array([1.0, 1.0, 1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0])  # R(z) = sum c_k z^k
 
-    The step matrix is R(h C), R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24, whose
-    eigenvalues are R(h mu) for the eigenvalues mu = -alpha +- sqrt(alpha^2 - beta^2) of C
-    (also when C is defective, alpha = beta).
+
+def baumgarte_step_limit(alpha, beta):
+    """The smallest step h > 0 at which one RK4 step stops damping the constraint error.
+
+    The error modes are e^(mu t), mu = -alpha +- sqrt(alpha^2 - beta^2); one RK4 step
+    multiplies a mode by R(h mu). |R(h mu)|^2 = 1 is a polynomial in z = h |mu| of
+    degree 8 with real coefficients; its smallest positive root, divided by |mu|, is that
+    mode's limit, and the step limit is the smaller of the two modes' limits.
     """
-    mu = np.roots([1.0, 2.0 * float(alpha), float(beta) ** 2]).astype(complex)
-    z = float(h) * mu
-    R = 1.0 + z + z**2 / 2.0 + z**3 / 6.0 + z**4 / 24.0
-    return float(np.max(np.abs(R)))
+    mus = np.roots([1.0, 2.0 * float(alpha), float(beta) ** 2]).astype(complex)
+    limit = np.inf
+    for mu in mus:
+        unit = mu / abs(mu)
+        c = _RK4 * unit ** np.arange(5)  # R(z unit) in powers of z
+        p = np.convolve(c, np.conj(c)).real  # |R|^2, ascending powers
+        p[0] -= 1.0
+        z = np.roots(p[::-1])
+        z = z[(np.abs(z.imag) <= 1e-9 * np.abs(z)) & (z.real > 1e-9)].real
+        limit = min(limit, z.min() / abs(mu))
+    return float(limit)
 
 
 # Exercise 3.11.9 ------------------------------------------------------------

@@ -7,7 +7,7 @@ Every exercise with several cases has an even share per case
 (2 points / 4 cases, 3 points / 6 cases, 1.5 points / 6 cases) so partial
 scores are exact; a multiple-select question earns an even share per option.
 Cases are generic (random SPD mass matrices, full-rank Jacobians, nonzero
-velocities, non-orthonormal null-space bases, tilted platforms), so a formula
+velocities, random choices of independent coordinates, tilted platforms), so a formula
 that is wrong in general fails every case.
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 
 from grader.spec import ChoiceExercise, Chapter, ExpressionExercise, FunctionExercise
 from lib import constraints as lc
-from lib._validation import as_array, as_rotation, as_vector, positive, real_number
+from lib._validation import as_array, as_rotation, as_vector, nonnegative, positive, real_number
 from lib.common import random_spd
 from lib.constraints import check_constraint_jacobian
 from lib.contact_lcp import mass_matrix_inverse
@@ -50,11 +50,10 @@ def _kkt_case(rng, n, m):
     return {"M": random_spd(rng, n), "J": rng.normal(size=(m, n)), "f": rng.normal(size=n), "gamma": rng.normal(size=m)}
 
 
-def _null_case(rng, n, m):
-    """A KKT case and a null-space basis of J that is neither orthonormal nor the SVD's."""
+def _partition_case(rng, n, m):
+    """A KKT case and n - m independent coordinates, chosen at random (an integer array)."""
     case = _kkt_case(rng, n, m)
-    Vt = np.linalg.svd(case["J"])[2]
-    case["Z"] = Vt[m:].T @ (rng.normal(size=(n - m, n - m)) + 2.0 * np.eye(n - m))
+    case["independent"] = np.sort(rng.choice(n, size=n - m, replace=False)).astype(int)
     return case
 
 
@@ -78,10 +77,10 @@ def _valid_kkt(c):
     as_vector(c["gamma"], "gamma", m)
 
 
-def _valid_null(c):
+def _valid_partition(c):
     _valid_kkt(c)
-    # lib checks that Z is a basis of the null space of J (raises otherwise)
-    lc.null_space_acceleration(c["M"], c["J"], c["f"], c["gamma"], c["Z"])
+    # lib checks that the dependent columns of J are invertible (raises otherwise)
+    lc.actuated_velocity_map(c["J"], [int(i) for i in c["independent"]])
 
 
 def _valid_energy(c):
@@ -90,11 +89,29 @@ def _valid_energy(c):
 
 
 # 3.11.6, 3.11.8 -------------------------------------------------------------
-def _hidden_drift(rng):
-    """One step and its half over the same (random) duration: the ratio tests h^4."""
-    h = float(rng.choice([0.04, 0.025, 0.02]))
-    T = h * int(rng.integers(15, 40))
-    return [{"h": h, "T": T}, {"h": h / 2, "T": T}]
+def _hidden_residual(rng):
+    """T / h lies 0.6 past a whole number, so round(T / h) and int(T / h) differ by a step:
+    one run without gains, one with unequal gains."""
+    cases = []
+    for gains in ((0.0, 0.0), (float(rng.uniform(5.0, 15.0)), float(rng.uniform(10.0, 25.0)))):
+        h = float(rng.choice([0.02, 0.0125, 0.01]))
+        T = h * (int(rng.integers(30, 80)) + 0.6)
+        cases.append({"h": h, "T": T, "alpha": gains[0], "beta": gains[1]})
+    return cases
+
+
+def _valid_residual(c):
+    positive(c["h"], "h")
+    positive(c["T"], "T")
+    nonnegative(c["alpha"], "alpha")
+    nonnegative(c["beta"], "beta")
+
+
+def _hidden_step_limit(rng):
+    """An underdamped and an overdamped error equation (the chapter treats alpha = beta)."""
+    beta = [float(rng.uniform(10.0, 300.0)) for _ in range(2)]
+    return [{"alpha": beta[0] * float(rng.uniform(0.2, 0.8)), "beta": beta[0]},
+            {"alpha": beta[1] * float(rng.uniform(1.3, 3.0)), "beta": beta[1]}]
 
 
 def _valid_positive(*names):
@@ -153,7 +170,7 @@ def _valid_stewart(c):
                           max_condition=1e3)
 
 
-_FORMS = ("projection_facts", "null_space_zdd", "gauss_least_squares")
+_FORMS = ("projection_facts", "independent_accelerations", "gauss_least_squares")
 
 #: the public cases of 3.11.2 and 3.11.5: the same systems, solved two ways
 KKT_PUBLIC = [
@@ -172,7 +189,7 @@ CHAPTER = Chapter(
         "the KKT system and its Schur complement, the Delassus matrix": ("constrained_accelerations",),
         "projection, null-space and Gauss forms of constrained dynamics": _FORMS,
         "the mass-weighted projection": ("projection_facts", "projection_energy_loss"),
-        "constraint drift and Baumgarte stabilisation": ("pendulum_drift", "baumgarte_amplification"),
+        "constraint drift and Baumgarte stabilisation": ("pendulum_residual", "baumgarte_step_limit"),
         "actuator torques of a parallel mechanism by virtual work": ("fivebar_hold_torques",),
         "actuator singularity: torque grows as 1/sigma_min": ("fivebar_hold_torques", "singularity_facts"),
         "Stewart platform leg forces and singular geometry": ("stewart_payload_forces", "stewart_singular_poses"),
@@ -207,17 +224,17 @@ CHAPTER = Chapter(
             title="What the projection P does, and in which metric",
         ),
         FunctionExercise(
-            number="3.11.4", name="null_space_zdd", points=2, partial=True, minutes=15,
-            lib_forbidden=True, section="sec-cd-nullspace", validate=_valid_null,
-            title="Null-space reduction with a given basis (without lib)",
-            args=("M", "J", "f", "gamma", "Z"),
+            number="3.11.4", name="independent_accelerations", points=2, partial=True, minutes=15,
+            lib_forbidden=True, section="sec-cd-nullspace", validate=_valid_partition,
+            title="Null-space reduction in independent coordinates, and their mass matrix (without lib)",
+            args=("M", "J", "f", "gamma", "independent"),
             public=[
                 {"M": [[2.0, 0.0], [0.0, 1.0]], "J": [[1.0, 1.0]], "f": [0.0, -9.81], "gamma": [0.0],
-                 "Z": [[2.0], [-2.0]]},
-                {"M": [[3.0, 0.5, 0.0], [0.5, 2.0, 0.3], [0.0, 0.3, 1.0]], "J": [[1.0, 0.0, -1.0]],
-                 "f": [1.0, -2.0, 0.5], "gamma": [0.4], "Z": [[1.0, 1.0], [0.0, 1.0], [1.0, 1.0]]},
+                 "independent": [0]},
+                {"M": [[3.0, 0.5, 0.0], [0.5, 2.0, 0.3], [0.0, 0.3, 1.0]], "J": [[1.0, -0.5, 0.2], [0.0, 1.0, 1.0]],
+                 "f": [1.0, -2.0, 0.5], "gamma": [0.3, -0.1], "independent": [2]},
             ],
-            hidden=lambda rng: [_null_case(rng, 5, 2), _null_case(rng, 6, 3)],
+            hidden=lambda rng: [_partition_case(rng, 5, 2), _partition_case(rng, 6, 3)],
             rtol=1e-8, atol=1e-10,
         ),
         FunctionExercise(
@@ -230,12 +247,15 @@ CHAPTER = Chapter(
             rtol=1e-8, atol=1e-10,
         ),
         FunctionExercise(
-            number="3.11.6", name="pendulum_drift", points=2, partial=True, minutes=20,
-            section="sec-cd-drift", validate=_valid_positive("h", "T"),
-            title="Drift of an acceleration-level simulation scales as the step to the fourth",
-            args=("h", "T"),
-            public=[{"h": 0.02, "T": 1.0}, {"h": 0.01, "T": 1.0}],
-            hidden=_hidden_drift,
+            number="3.11.6", name="pendulum_residual", points=2, partial=True, minutes=20,
+            section="sec-cd-drift", validate=_valid_residual,
+            title="A pendulum in Cartesian coordinates: drift, and Baumgarte's gains",
+            args=("h", "T", "alpha", "beta"),
+            # 0.29 / 0.01 = 28.999999999999996 in floating point: round gives the 29 steps
+            # the statement asks for, int 28
+            public=[{"h": 0.02, "T": 1.0, "alpha": 0.0, "beta": 0.0},
+                    {"h": 0.01, "T": 0.29, "alpha": 20.0, "beta": 20.0}],
+            hidden=_hidden_residual,
             rtol=1e-6, atol=1e-13,
         ),
         FunctionExercise(
@@ -253,16 +273,13 @@ CHAPTER = Chapter(
             rtol=1e-8, atol=1e-10,
         ),
         FunctionExercise(
-            number="3.11.8", name="baumgarte_amplification", points=2, partial=True, minutes=15,
-            section="sec-cd-drift", validate=_valid_positive("alpha", "beta", "h"),
-            title="RK4 on the Baumgarte constraint-error equation, any damping",
-            args=("alpha", "beta", "h"),
-            public=[{"alpha": 20.0, "beta": 20.0, "h": 0.01}, {"alpha": 100.0, "beta": 300.0, "h": 0.005}],
-            hidden=lambda rng: [
-                {"alpha": float(rng.uniform(10.0, 60.0)), "beta": float(rng.uniform(100.0, 250.0)), "h": 0.01},
-                {"alpha": float(rng.uniform(150.0, 300.0)), "beta": float(rng.uniform(20.0, 80.0)), "h": 0.01},
-            ],
-            rtol=1e-6, atol=1e-9,
+            number="3.11.8", name="baumgarte_step_limit", points=2, partial=True, minutes=15,
+            section="sec-cd-drift", validate=_valid_positive("alpha", "beta"),
+            title="RK4's step limit for Baumgarte's constraint-error equation, any damping",
+            args=("alpha", "beta"),
+            public=[{"alpha": 20.0, "beta": 20.0}, {"alpha": 5.0, "beta": 20.0}],
+            hidden=_hidden_step_limit,
+            rtol=1e-6, atol=1e-12,
         ),
         FunctionExercise(
             number="3.11.9", name="fivebar_hold_torques", points=3, partial=True, minutes=30,
