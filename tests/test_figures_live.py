@@ -4,11 +4,13 @@ Each figure of the lesson is an anywidget (``lib/figures/live.py``) whose
 controls, physics and picture run in the reader's browser. On the built page,
 with every request other than ``file:`` aborted, these tests
 
-- set every control of every live figure over a grid of settings (including
-  the edges of the ranges and of the physics) and compare the state label
+- set every control of every live figure over the hand-picked settings of
+  ``tests/test_figures_js.py`` (the edges of the ranges and of the physics),
+  through the page's sliders and radio buttons, and compare the state label
   and every readout row with the ``lib`` function the figure stands for
-  (``*_describe(*_data(...))`` of :mod:`lib.figures`), to
-  the printed digits;
+  (``*_describe(*_data(...))`` of :mod:`lib.figures`), to the printed digits
+  (every computed number is compared in node by ``tests/test_figures_js.py``,
+  without the book);
 - move each control alone and check that the picture is redrawn (the readout,
   for a control the picture does not show);
 - drive a slider with the keyboard;
@@ -30,6 +32,7 @@ from urllib.parse import urlparse
 import pytest
 
 from conftest import BookBuild, block_network
+from test_figures_js import CASES
 from lib.errors import DynamicsInputError
 from lib import figures as cf
 
@@ -37,138 +40,11 @@ PAGE = "book/dynamics/contact-and-friction.html"
 NAV_TIMEOUT_MS = 60_000
 
 
-def _grid(base: dict[str, Any], *changes: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{**base, **change} for change in changes]
-
-
-#: figure name -> (data function, describe function, settings). Each setting
-#: gives a value for every control of the figure.
+#: figure name -> (data function, describe function, settings): the registered
+#: figures (lib.figures.FIGURES) with the hand-picked settings of
+#: tests/test_figures_js.py, which compares every computed number in node.
 FIGURES: dict[str, tuple[Callable[..., dict], Callable[[dict], tuple], list[dict[str, Any]]]] = {
-    "ramp": (cf.ramp_data, cf.ramp_describe, _grid(
-        {"alpha_deg": 20.0, "mu_s": 0.8, "mu_k": 0.6, "mass": 1.0, "push": 0.0, "beta_deg": 0.0},
-        {},
-        {"mu_s": 0.0, "mu_k": 0.0},                   # frictionless: slips at any tilt
-        {"mu_s": 0.0, "mu_k": 0.0, "alpha_deg": 0.0},  # frictionless and flat: stays
-        {"alpha_deg": 0.0},
-        {"alpha_deg": 38.5},                          # just below arctan(0.8) = 38.66 deg
-        {"alpha_deg": 39.0},                          # just above
-        {"alpha_deg": 39.0, "mass": 10.0},            # the mass does not move the switch
-        {"alpha_deg": 39.0, "mass": 0.1},
-        {"alpha_deg": 85.0},
-        {"alpha_deg": 89.5, "mu_s": 1.5, "mu_k": 1.5},
-        {"alpha_deg": 90.0},                          # a vertical ramp: outside lib's model, refused
-        {"mu_k": 0.81},                               # mu_k > mu_s: refused
-        {"mu_s": 1.5, "mu_k": 0.0, "alpha_deg": 56.0},
-        {"alpha_deg": 45.0, "push": 0.5, "beta_deg": -90.0},   # pressed into the plank: sticks
-        {"alpha_deg": 45.0, "push": 0.2, "beta_deg": -90.0},
-        {"alpha_deg": 20.0, "push": 1.0, "beta_deg": 80.0},    # pulled away: lifts off
-        {"alpha_deg": 20.0, "push": 2.0, "beta_deg": 90.0},
-        {"alpha_deg": 10.0, "push": 2.0, "beta_deg": 0.0},     # pushed up the slope: slips up
-        {"alpha_deg": 30.0, "push": 0.5, "beta_deg": 0.0},     # push balances gravity along the slope
-        {"alpha_deg": 60.0, "push": 1.3, "beta_deg": 30.0, "mu_s": 0.2, "mu_k": 0.1, "mass": 4.7},
-        {"alpha_deg": 0.0, "push": 2.0, "beta_deg": -90.0, "mass": 10.0},
-        {"alpha_deg": 70.5, "push": 0.37, "beta_deg": -45.0, "mu_s": 0.55, "mu_k": 0.55, "mass": 2.3},
-    )),
-    "cone2d": (cf.cone2d_data, cf.cone2d_describe, _grid(
-        {"f_t": 1.0, "f_n": 3.0, "mu": 0.5},
-        {},
-        {"mu": 0.0},                                  # frictionless: any tangential demand slips
-        {"mu": 0.0, "f_t": 0.0},                      # frictionless, straight down: sticks
-        {"mu": 2.0, "f_t": 4.5, "f_n": 2.3},          # top of the mu range, just inside
-        {"mu": 2.0, "f_t": 4.5, "f_n": 2.2},          # just outside
-        {"f_t": 2.0, "f_n": 4.0},                     # exactly on the cone's edge (mu = 0.5)
-        {"f_t": 2.05, "f_n": 4.0},                    # one step outside
-        {"f_t": -2.0, "f_n": 4.0},                    # the other edge
-        {"f_t": -2.05, "f_n": 4.0},
-        {"f_t": 0.0, "f_n": 0.0},                     # no demand at all
-        {"f_t": 1.0, "f_n": 0.0},                     # tangential only: slips
-        {"f_t": 1.0, "f_n": -0.05},                   # the surface would have to pull
-        {"f_t": -4.5, "f_n": -2.0},                   # corner of the ranges
-        {"f_t": 4.5, "f_n": 4.5, "mu": 1.0},          # on the 45 degree edge
-        {"f_t": 4.5, "f_n": 4.5, "mu": 0.99},
-        {"f_t": -4.5, "f_n": 4.5, "mu": 2.0},
-        {"f_t": 0.05, "f_n": 0.05, "mu": 0.01},
-        {"f_t": 3.0, "f_n": 4.0, "mu": 0.5},          # lib's doctest: supplied (2, 4), remainder (1, 0)
-        {"f_t": -3.35, "f_n": 1.25, "mu": 1.37},
-        {"f_t": 0.0, "f_n": -2.0, "mu": 0.73},
-        {"f_t": 4.45, "f_n": 0.1, "mu": 1.5},
-        {"f_t": -0.05, "f_n": 4.5, "mu": 0.0},
-    )),
-    "pyramid": (cf.pyramid_data, cf.pyramid_describe, _grid(
-        {"k": 4, "mu": 0.8, "phi_deg": 45.0, "azimuth_deg": 30.0},
-        {},
-        {"k": 3},                                     # the fewest edges
-        {"k": 3, "phi_deg": 0.0},                     # along an edge
-        {"k": 3, "phi_deg": 60.0},                    # across a face
-        {"k": 3, "phi_deg": 360.0, "azimuth_deg": 360.0},
-        {"k": 32},                                    # the most edges
-        {"k": 32, "phi_deg": 5.5},
-        {"mu": 0.0},                                  # no friction: every capacity is zero
-        {"mu": 0.0, "k": 3},
-        {"mu": 1.5, "k": 4, "phi_deg": 45.0},
-        {"k": 4, "phi_deg": 0.0},
-        {"k": 4, "phi_deg": 90.0},
-        {"k": 4, "phi_deg": 135.5},
-        {"k": 5, "phi_deg": 36.0},
-        {"k": 6, "phi_deg": 30.0, "mu": 1.0},
-        {"k": 7, "phi_deg": 200.5, "mu": 0.33},
-        {"k": 8, "phi_deg": 22.5, "mu": 0.6},
-        {"k": 12, "phi_deg": 15.0, "azimuth_deg": 0.0},
-        {"k": 16, "phi_deg": 11.5, "azimuth_deg": 180.0},
-        {"k": 17, "phi_deg": 359.5, "mu": 1.21},
-        {"k": 24, "phi_deg": 7.5, "mu": 0.05},
-        {"k": 31, "phi_deg": 270.0, "mu": 0.9},
-    )),
-    "ball": (cf.ball_drop_data, cf.ball_drop_describe, _grid(
-        {"model": "penalty", "k": 1e4, "dt": 1e-3, "zeta": 0.1, "e": 0.8},
-        {},
-        {"dt": 0.0173780082874},                       # omega dt = 1.738, just below the limit 1.810 (zeta 0.1)
-        {"dt": 0.0181970085861},                       # omega dt = 1.820, just above: blown up
-        {"zeta": 0.0, "dt": 0.0199526231497},          # omega dt = 1.995, just below the limit 2 (no damping)
-        {"zeta": 0.0, "dt": 0.0208929613085},          # omega dt = 2.089, just above
-        {"zeta": 0.0},                                 # no damping: restitution 1
-        {"zeta": 0.9},                                 # the most damping
-        {"k": 1000.0},                                 # the softest floor
-        {"k": 1e7, "dt": 1e-4},                        # the stiffest floor, the smallest step
-        {"k": 1e7, "dt": 0.000630957344480},           # omega dt = 1.995 at k = 1e7
-        {"k": 1e7, "dt": 1e-3},                        # far past the limit
-        {"k": 1e5, "dt": 0.000251188643151, "zeta": 0.3},
-        {"k": 3162.27766017, "dt": 0.0316227766017, "zeta": 0.5},  # the largest step
-        {"model": "impulse"},
-        {"model": "impulse", "e": 0.0},                # plastic impact: rests at the first touch
-        {"model": "impulse", "e": 0.95},               # the bounciest
-        {"model": "impulse", "e": 0.5, "dt": 1e-4},
-        {"model": "impulse", "e": 0.5, "dt": 0.0316227766017},
-        {"model": "impulse", "e": 0.9, "dt": 0.00398107170553},
-        {"model": "impulse", "e": 0.33, "dt": 0.0125892541179},
-        {"model": "impulse", "e": 0.71, "dt": 0.000501187233627},
-        {"model": "penalty", "k": 50118.7233627, "dt": 0.00630957344480, "zeta": 0.05},
-    )),
-    "fingertip": (cf.fingertip_data, cf.fingertip_describe, _grid(
-        {"x_tip": 0.3, "elbow": "up", "mu": 0.6, "tau_max": 1.0, "f_t": 0.5, "f_n": 2.0},
-        {},
-        {"elbow": "down"},
-        {"x_tip": 0.86},                               # the edge of the workspace (0.866 m), reachable
-        {"x_tip": 0.86, "elbow": "down", "f_n": 8.0},
-        {"x_tip": -0.86},
-        {"x_tip": 0.87},                               # just past it: refused
-        {"x_tip": -0.9, "elbow": "down"},
-        {"x_tip": 0.0},                                # straight below the shoulder
-        {"mu": 0.0, "f_t": 0.0},                       # frictionless table, straight-down force
-        {"mu": 0.0, "f_t": 0.05},                      # frictionless: any sideways force leaves the cone
-        {"mu": 1.5, "f_t": -6.0, "f_n": 4.0},
-        {"tau_max": 0.2},                              # the smallest torque limit
-        {"tau_max": 3.0, "f_n": 8.0},                  # the largest
-        {"x_tip": 0.5, "mu": 0.5, "f_t": 0.0, "f_n": 2.0},   # lib's doctest posture: at joint 1's limit
-        {"x_tip": 0.5, "mu": 0.5, "f_t": 0.0, "f_n": 2.05},  # just over it
-        {"x_tip": 0.5, "mu": 0.5, "f_t": 0.0, "f_n": 3.0},
-        {"f_n": -1.0},                                 # the table would have to pull
-        {"f_n": -0.05, "f_t": 6.0},
-        {"f_t": 6.0, "f_n": 8.0},                      # both joints over their limits
-        {"x_tip": -0.45, "elbow": "down", "mu": 0.9, "tau_max": 1.35, "f_t": -1.2, "f_n": 3.3},
-        {"x_tip": 0.72, "elbow": "up", "mu": 0.25, "tau_max": 2.2, "f_t": 0.75, "f_n": 5.5},
-        {"x_tip": -0.2, "elbow": "up", "mu": 1.1, "tau_max": 0.55, "f_t": 2.5, "f_n": 1.0},
-    )),
+    name: (spec.data, spec.describe, CASES[name]) for name, spec in cf.FIGURES.items()
 }
 
 
@@ -270,7 +146,7 @@ def test_live_figure_agrees_with_lib_over_the_grid(lesson, name: str) -> None:
 #: (figure, control) -> settings in which the picture depends on that control
 #: (the picture is updated in place, so an unused control leaves it as it was).
 SHOWN_WHERE: dict[tuple[str, str], dict[str, Any]] = {
-    ("ball", "e"): {"model": "impulse"},    # the penalty model has no restitution coefficient
+    ("ball_drop", "e"): {"model": "impulse"},    # the penalty model has no restitution coefficient
     ("ramp", "mu_k"): {"alpha_deg": 39.0},  # kinetic friction acts once the block slips
     ("ramp", "beta_deg"): {"push": 0.5},    # the push is drawn when there is one
 }
@@ -398,8 +274,9 @@ def test_live_figures_start_from_lib_defaults(figure: str) -> None:
 
 
 def test_live_figures_refuse_an_unknown_control() -> None:
+    from lib.errors import OutOfRangeError
     from lib.figures import live
 
-    with pytest.raises(ValueError, match="no control"):
+    with pytest.raises(OutOfRangeError, match=r"no control named \['force'\] in the figure 'cone2d'"):
         live.cone2d_live(force=1.0)
     assert live.cone2d_live(mu=0.9).values["mu"] == 0.9

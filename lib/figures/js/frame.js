@@ -28,6 +28,8 @@ function fmt(x, d) {
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   const neg = x < 0 || Object.is(x, -0);
   const a = Math.abs(x);
+  // toFixed switches to exponent notation from 1e21 on; such a double is a whole number.
+  if (a >= 1e21) return (neg ? "-" : "") + BigInt(a).toString() + (d > 0 ? "." + "0".repeat(d) : "");
   let s = a.toFixed(d);
   // toFixed rounds an exact tie up; Python rounds it to even.
   const exact = a.toFixed(Math.min(d + 25, 100));
