@@ -166,9 +166,10 @@ def penalty_design(mass, h0, delta_limit, dt_min, e_lo, e_hi):
 
 
 # Exercise CF.10 -------------------------------------------------------------
-# Dropped from 1.5 m with e = 0.7: heights h0 e^(2n); the path is
-# h0 + 2 sum_{n>=1} h0 e^(2n) = h0 (1 + e^2) / (1 - e^2).
-zeno_distance = f"{1.5 * (1 + 0.49) / (1 - 0.49):.6f} m"
+# Dropped from h_0: the n-th rebound reaches h_0 e^(2n) (speed e^n of the impact speed),
+# up and down; the path is h_0 + 2 sum_{n>=1} h_0 e^(2n) = h_0 (1 + e^2) / (1 - e^2).
+_h0, _e = sp.symbols("h_0 e", positive=True)
+zeno_distance = _h0 * (1 + _e**2) / (1 - _e**2)
 
 
 # Exercise CF.11 -------------------------------------------------------------

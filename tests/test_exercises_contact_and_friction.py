@@ -1,8 +1,9 @@
 """The lesson's exercises (CF) cannot be answered by transcribing or by one lib call (issue 19.11).
 
 CF.4 used to search the lesson's displayed pyramid errors, CF.7's closed form sat in
-the docstring of lib.contact_sim.effective_restitution_no_tension, and CF.8's
-debugging task was skipped by one lib.models.ball_drop.simulate_penalty_drop call.
+the docstring of lib.contact_sim.effective_restitution_no_tension, CF.8's debugging
+task was skipped by one lib.models.ball_drop.simulate_penalty_drop call, and CF.10's
+number could be read off lib's impulse simulation (now a SymPy expression in h_0, e).
 Each test grades a submission that does exactly that, or makes a typical mistake, and
 requires it to lose the exercise's points while the other exercises keep theirs.
 """
@@ -82,6 +83,10 @@ PEAK_CF7 = '''
 _zs = sp.Symbol("zeta", positive=True)
 liftoff_depth = sp.exp(-_zs * sp.acos(_zs) / sp.sqrt(1 - _zs**2))   # the peak, not the lift-off
 '''
+RATE_NOT_HEIGHT_CF10 = '''
+h_0, e = sp.symbols("h_0 e", positive=True)
+zeno_distance = h_0 * (1 + e) / (1 - e)      # heights scale with e, not e^2
+'''
 MIDPOINT_CF4 = '''
 def scaled_pyramid(tol):          # halfway between inscribed and circumscribed
     k = 3
@@ -142,7 +147,8 @@ def test_skipping_with_lib_or_transcribing_scores_nothing():
 
 
 def test_typical_mistakes_lose_points():
-    scores = _grade(BUGGY_CF8, PEAK_CF7, MIDPOINT_CF4)
+    scores = _grade(BUGGY_CF8, PEAK_CF7, MIDPOINT_CF4, RATE_NOT_HEIGHT_CF10)
+    assert scores["zeno_distance"][0] == 0.0, scores["zeno_distance"]
     assert scores["rebound_ratio"][0] == 0.0, scores["rebound_ratio"]
     assert scores["liftoff_depth"][0] == 0.0, scores["liftoff_depth"]
     assert scores["scaled_pyramid"][0] == 0.0, scores["scaled_pyramid"]

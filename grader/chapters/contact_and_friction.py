@@ -222,6 +222,16 @@ def _valid_design(c):
     in_range(c["e_hi"], "e_hi", c["e_lo"], 1.0, low_open=True, high_open=True)
 
 
+# CF.10 -----------------------------------------------------------------------
+def _zeno_point(rng):
+    return {"h_0": float(rng.uniform(0.1, 3.0)), "e": float(rng.uniform(0.05, 0.95))}
+
+
+def _valid_zeno(c):
+    positive(c["h_0"], "h_0")
+    in_range(c["e"], "e", 0.0, 1.0, low_open=True, high_open=True)
+
+
 # CF.11 -----------------------------------------------------------------------
 def _painleve_case(rng, kind):
     """kind: which answer, and which wrong model (uniform-rod kappa, no spin term, the lesson's
@@ -397,10 +407,13 @@ CHAPTER = Chapter(
             hidden=lambda rng: [_design_case(rng) for _ in range(2)],
             judge=_judge_penalty, timeout=60,
         ),
-        QuantityExercise(
-            number="CF.10", name="zeno_distance", points=1, unit="m", rtol=1e-3, atol=0.0,
-            section="sec-cf-zeno", minutes=8,
+        ExpressionExercise(
+            number="CF.10", name="zeno_distance", points=1, partial=False,
+            validate=_valid_zeno, section="sec-cf-zeno", minutes=10,
             title="How far a Zeno ball travels",
+            symbols=("h_0", "e"),
+            public_points=[{"h_0": 1.5, "e": 0.7}, {"h_0": 1.0, "e": 0.5}],
+            sample=_zeno_point, n_hidden=4, rtol=1e-9, atol=1e-12,
         ),
         FunctionExercise(
             number="CF.11", name="painleve_solutions", points=4, partial=True,
