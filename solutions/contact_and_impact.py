@@ -193,20 +193,20 @@ def hunt_crossley_design(mass, v0, delta_limit, e_lo, e_hi):
 
 
 # Exercise 3.12.10 -----------------------------------------------------------
-def hydro_cylinder_force(E_h, R, L, delta):
+def hydro_cylinder_force(E_h, R, length, delta):
     """Force (N) of a long compliant cylinder (field p = E_h (1 - r/R), r from the axis)
     pressed delta into a rigid plane parallel to its axis, ends ignored (sec-ci-hydro).
 
     The patch is the strip |x| <= a, a = sqrt(2 R delta - delta^2), where
     r = sqrt(c^2 + x^2), c = R - delta; with int sqrt(c^2 + x^2) dx =
     (x r + c^2 asinh(x / c)) / 2 and r(a) = R:
-    F = L E_h (a - c^2 / R asinh(a / c)); F = L E_h R at delta = R.
+    F = length E_h (a - c^2 / R asinh(a / c)); length E_h R at delta = R.
     """
     c = R - delta
     a = np.sqrt(max(2.0 * R * delta - delta**2, 0.0))
     if c <= 0.0:
-        return float(L * E_h * R)
-    return float(L * E_h * (a - c**2 / R * np.arcsinh(a / c)))
+        return float(length * E_h * R)
+    return float(length * E_h * (a - c**2 / R * np.arcsinh(a / c)))
 
 
 # Exercise 3.12.11 -----------------------------------------------------------

@@ -145,33 +145,33 @@ def test_hunt_crossley_speed_grading():
 
 # --- 3.12.10: the hydroelastic cylinder ------------------------------------------------------
 def test_cylinder_force_matches_the_strip_integral():
-    """The closed form against SciPy's quad of E_h (1 - r/R) over the strip, times L, and
-    against the force at full depth, L E_h R (rtol 1e-9: quadrature error)."""
+    """The closed form against SciPy's quad of E_h (1 - r/R) over the strip, times the length, and
+    against the force at full depth, length E_h R (rtol 1e-9: quadrature error)."""
     ex, cases = _cases("hydro_cylinder_force")
     for inputs in cases:
-        E_h, R, L, delta = (inputs[a] for a in ex.args)
+        E_h, R, length, delta = (inputs[a] for a in ex.args)
         c, a = R - delta, np.sqrt(2 * R * delta - delta**2)
         strip, _ = quad(lambda x: float(hy.sphere_pressure(E_h, R, np.hypot(c, x))), -a, a,
                         epsabs=0.0, epsrel=1e-12)
-        np.testing.assert_allclose(SOL.hydro_cylinder_force(E_h, R, L, delta), L * strip,
+        np.testing.assert_allclose(SOL.hydro_cylinder_force(E_h, R, length, delta), length * strip,
                                    rtol=1e-9)
     np.testing.assert_allclose(SOL.hydro_cylinder_force(1e5, 0.05, 0.2, 0.05),
                                0.2 * 1e5 * 0.05, rtol=1e-14)
 
 
-def _sphere_per_length(E_h, R, L, delta):
+def _sphere_per_length(E_h, R, length, delta):
     """The sphere's closed form spread over the length: the patch taken as a disc."""
-    return float(hy.sphere_plane_force(E_h, R, delta)) * L / (2 * R)
+    return float(hy.sphere_plane_force(E_h, R, delta)) * length / (2 * R)
 
 
-def _small_depth(E_h, R, L, delta):
-    """The leading term at small depth, (4 sqrt(2) / 3) L E_h delta^1.5 / sqrt(R)."""
-    return 4 * np.sqrt(2) / 3 * L * E_h * delta**1.5 / np.sqrt(R)
+def _small_depth(E_h, R, length, delta):
+    """The leading term at small depth, (4 sqrt(2) / 3) length E_h delta^1.5 / sqrt(R)."""
+    return 4 * np.sqrt(2) / 3 * length * E_h * delta**1.5 / np.sqrt(R)
 
 
-def _peak_pressure_times_area(E_h, R, L, delta):
+def _peak_pressure_times_area(E_h, R, length, delta):
     """The pressure at the strip's centre line over the whole strip."""
-    return float(hy.sphere_pressure(E_h, R, R - delta)) * 2 * np.sqrt(2 * R * delta) * L
+    return float(hy.sphere_pressure(E_h, R, R - delta)) * 2 * np.sqrt(2 * R * delta) * length
 
 
 def test_small_depth_term_is_the_limit():

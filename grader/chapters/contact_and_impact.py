@@ -67,7 +67,7 @@ def _hydro_case(rng, shallow):
     """A cylinder pressed shallow (2 to 15 % of R) or deep (30 to 95 % of R)."""
     R = float(rng.uniform(0.01, 0.2))
     share = rng.uniform(0.02, 0.15) if shallow else rng.uniform(0.3, 0.95)
-    return {"E_h": float(10 ** rng.uniform(4, 7)), "R": R, "L": float(rng.uniform(0.05, 1.0)),
+    return {"E_h": float(10 ** rng.uniform(4, 7)), "R": R, "length": float(rng.uniform(0.05, 1.0)),
             "delta": float(share * R)}
 
 
@@ -211,7 +211,7 @@ def _valid_hertz(c):
 def _valid_hydro(c):
     from lib._validation import in_range
 
-    _valid_positive("E_h", "R", "L", "delta")(c)
+    _valid_positive("E_h", "R", "length", "delta")(c)
     in_range(c["delta"], "delta", 0.0, c["R"], low_open=True)
 
 
@@ -354,9 +354,9 @@ CHAPTER = Chapter(
             validate=_valid_hydro, minutes=20,
             section="sec-ci-hydro",
             title="The hydroelastic force of a compliant cylinder lying on a rigid plane",
-            args=("E_h", "R", "L", "delta"),
-            public=[{"E_h": 1e5, "R": 0.05, "L": 0.2, "delta": 0.004},
-                    {"E_h": 2e4, "R": 0.1, "L": 0.5, "delta": 0.06}],
+            args=("E_h", "R", "length", "delta"),
+            public=[{"E_h": 1e5, "R": 0.05, "length": 0.2, "delta": 0.004},
+                    {"E_h": 2e4, "R": 0.1, "length": 0.5, "delta": 0.06}],
             hidden=lambda rng: [_hydro_case(rng, s_) for s_ in (True, False)],
             rtol=1e-7, atol=0.0,
         ),
