@@ -15,8 +15,9 @@ export OMP_NUM_THREADS ?= 1
 
 .PHONY: book test install-book install-test browser benchmark clean
 
+# tools/build_book.py is jupyter-book build with the chapters executed in parallel.
 book: install-book
-	$(BIN)/jupyter-book build . --warningiserror --keep-going
+	$(BIN)/python tools/build_book.py build . --warningiserror --keep-going
 
 test: install-test browser
 	$(BIN)/python -m pytest -n 2

@@ -178,15 +178,23 @@ def problem_lines(log: str) -> list[str]:
     return problems
 
 
+#: Chapters executed at once by a test build (tools/build_book.py --jobs).
+BUILD_JOBS = 2
+
+
 def run_book_build(
     source: Path, output: Path, timeout: float = 1500, extra_env: dict[str, str] | None = None
 ) -> BookBuild:
-    """Build the book in ``source`` fresh into ``output`` (removed first), with -W."""
+    """Build the book in ``source`` fresh into ``output`` (removed first), with -W, as
+    ``make book`` does (``tools/build_book.py``: two chapters execute at once)."""
     if output.exists():
         shutil.rmtree(output)
     output.mkdir(parents=True)
     command = [
-        str(VENV_BIN / "jupyter-book"),
+        sys.executable,
+        str(ROOT / "tools" / "build_book.py"),
+        "--jobs",
+        str(BUILD_JOBS),
         "build",
         str(source),
         "--warningiserror",

@@ -68,6 +68,15 @@ def test_every_chapter_executed(book_build: BookBuild, toc_page: TocPage) -> Non
     )
 
 
+@pytest.mark.xdist_group("tiny-book")
+def test_chapters_execute_in_parallel(tiny_faulty_book: BookBuild) -> None:
+    """tools/build_book.py reads (and so executes) pages in parallel, as make book does:
+    Sphinx logs a range of pages per reading step, and no extension forced a serial read."""
+    reading = [line for line in tiny_faulty_book.log.splitlines() if "reading sources..." in line]
+    assert any(" .. " in line for line in reading), "\n".join(reading)
+    assert "doing serial read" not in tiny_faulty_book.log
+
+
 # --------------------------------------------------------------------------
 # The build log check catches a raising cell (fault injection)
 # --------------------------------------------------------------------------
