@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..._validation import as_array, instance_of
 from ...models import box_on_ramp as model
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground
 
@@ -31,7 +32,8 @@ def ramp_to_page(box: model.BoxOnRamp, points: ArrayLike) -> np.ndarray:
     >>> np.round(ramp_to_page(box, [[1.0, 0.0]]), 6) + 0.0
     array([[0., 1.]])
     """
-    p = np.atleast_2d(np.asarray(points, dtype=float))
+    instance_of(box, model.BoxOnRamp, "box")
+    p = as_array(np.atleast_2d(points) if np.ndim(points) == 1 else points, "points", (None, 2))
     c, s = math.cos(box.alpha), math.sin(box.alpha)
     return p @ np.array([[c, s], [-s, c]])
 

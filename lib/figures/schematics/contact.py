@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..._validation import as_array, as_vector, one_of
 from ...contact_lcp import friction_directions
 from ...models.box_on_corners import box_on_corners
 from ...models.planar_2r_arm import planar_2r_arm
@@ -145,8 +146,8 @@ def arm_points(q: ArrayLike, lengths: ArrayLike = (0.5, 0.5)) -> np.ndarray:
            [1. , 0. ],
            [1. , 0.5]])
     """
-    q_arr = np.asarray(q, dtype=float)
-    L = np.asarray(lengths, dtype=float)
+    q_arr = as_vector(q, "q", 2)
+    L = as_array(lengths, "lengths", (2,))
     elbow = planar_chain_tip(q_arr[:1], np.zeros(1), L[:1])[0]
     tip = planar_2r_arm(q_arr, L)[2]
     return np.vstack([np.zeros(2), elbow, tip])
@@ -177,8 +178,7 @@ def draw_arm_at_wall(q: ArrayLike, lengths: ArrayLike = (0.5, 0.5),
     """
     import matplotlib.pyplot as plt
 
-    if normal not in ("radial", "tangential"):
-        raise ValueError(f"normal must be 'radial' or 'tangential', got {normal!r}")
+    one_of(normal, "normal", ("radial", "tangential"))
     if ax is None:
         _, ax = plt.subplots(figsize=(4.2, 3.4))
     pts = arm_points(q, lengths)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._validation import nonnegative
 from ...models import fingertip
 from . import LINK_WIDTH, STYLE, THIN_WIDTH, draw_ground, draw_joint
 
@@ -68,8 +69,7 @@ def draw_fingertip_schematic(x_tip: float = 0.3, elbow: str = "up", mu: float = 
     """
     import matplotlib.pyplot as plt
 
-    if mu < 0 or not math.isfinite(mu):
-        raise ValueError(f"mu must be a finite number >= 0, got {mu!r}")
+    mu = nonnegative(mu, "mu")
     q = fingertip.two_link_ik(x_tip, elbow, l1, l2, base_height)
     pts = fingertip.two_link_points(q, l1, l2, base_height)
     shoulder, elbow_pt, tip = pts

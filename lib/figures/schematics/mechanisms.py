@@ -70,6 +70,12 @@ def rod_ends(q: ArrayLike, lengths: ArrayLike) -> np.ndarray:
     -------
     numpy.ndarray, shape (k, 2, 2)
         ``[k, 0]`` the end at body ``x = -L/2``, ``[k, 1]`` the end at ``+L/2`` (m).
+
+    Examples
+    --------
+    >>> rod_ends([1.0, 0.0, 0.0], [2.0]) + 0.0
+    array([[[0., 0.],
+            [2., 0.]]])
     """
     L = as_array(lengths, "lengths", (None,))
     qa = as_vector(q, "q", 3 * L.size).reshape(-1, 3)
@@ -125,6 +131,13 @@ def chain_points(q: ArrayLike, lengths: ArrayLike) -> np.ndarray:
     Returns
     -------
     numpy.ndarray, shape (n + 1, 2)
+
+    Examples
+    --------
+    >>> chain_points([0.0, np.pi / 2], [1.0, 0.5]).round(6) + 0.0
+    array([[0. , 0. ],
+           [1. , 0. ],
+           [1. , 0.5]])
     """
     L = as_array(lengths, "lengths", (None,))
     qa = as_vector(q, "q", L.size)
@@ -155,6 +168,11 @@ def stewart_points(position: ArrayLike, rotation: ArrayLike, base: ArrayLike,
     Returns
     -------
     base_world, platform_world : numpy.ndarray, shape (6, 3)
+
+    Examples
+    --------
+    >>> stewart_points([0.0, 0.0, 1.0], np.eye(3), np.zeros((6, 3)), np.ones((6, 3)))[1][0]
+    array([1., 1., 2.])
     """
     p = as_vector(position, "position", 3)
     R = as_rotation(rotation, "rotation")
