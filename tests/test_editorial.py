@@ -3,7 +3,9 @@
 Source checks (fast, no build) read every page of ``_toc.yml`` as a notebook
 with jupytext:
 
-- glue bookkeeping (``glue``, ``gnum``, ``gtext``, ``gfig``) sits in hidden cells;
+- glue bookkeeping (``glue`` and lib.common's ``glue_number``, ``glue_text``,
+  ``glue_figure``, also under their short names) sits in removed cells, not in
+  foldable ``hide-input`` ones;
 - every code line fits the 88-character column;
 - no sentence about how the page was made ("the source of this chapter",
   "not read here", "not verified");
@@ -29,9 +31,12 @@ import pytest
 
 from conftest import ROOT, BookBuild, TocPage, toc_pages
 
-#: Tags that keep a code cell's source off the page (hide-input folds it away).
-HIDDEN_TAGS = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
-GLUE_CALL = re.compile(r"(?<![\w.])(?:glue|gnum|gtext|gfig)\(|myst_nb\.glue\(")
+#: Tags that keep a code cell's source off the page. A hide-input cell is only folded
+#: away (the reader may unfold it), so bookkeeping does not belong there.
+HIDDEN_TAGS = {"remove-input", "remove-cell"}
+GLUE_CALL = re.compile(
+    r"(?<![\w.])(?:glue|gnum|gtext|gfig|glue_number|glue_text|glue_figure)\(|myst_nb\.glue\("
+)
 COLUMN = 88
 
 #: Sentences about how the page was written, not about robots.
