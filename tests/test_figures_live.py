@@ -1,21 +1,23 @@
-"""The live figures of "Contact and friction" in the built page, offline, in headless Chromium.
+"""The live figures in headless Chromium, offline: in a bare page and in the built lesson.
 
-Each figure of the lesson is an anywidget (``lib/figures/live.py``) whose
-controls, physics and picture run in the reader's browser. On the built page,
-with every request other than ``file:`` aborted, these tests
+Each live figure is an anywidget (``lib/figures/live.py``) whose controls,
+physics and picture run in the reader's browser. Every request other than
+``file:`` is aborted. In a **bare page** (no book build: every registered
+figure's ES module rendered with a stand-in for the widget model), these tests
 
 - set every control of every live figure over the hand-picked settings of
   ``tests/test_figures_js.py`` (the edges of the ranges and of the physics),
-  through the page's sliders and radio buttons, and compare the state label
-  and every readout row with the ``lib`` function the figure stands for
+  through the sliders and radio buttons, and compare the state label and
+  every readout row with the ``lib`` function the figure stands for
   (``*_describe(*_data(...))`` of :mod:`lib.figures`), to the printed digits
-  (every computed number is compared in node by ``tests/test_figures_js.py``,
-  without the book);
+  (every computed number is compared in node by ``tests/test_figures_js.py``);
 - move each control alone and check that the picture is redrawn (the readout,
-  for a control the picture does not show);
-- drive a slider with the keyboard;
-- check the phone layout (390 px): nothing wider than the screen, a readable
-  picture, touch-sized controls.
+  for a control the picture does not show).
+
+In the **built lesson** ("Contact and friction") they check the integration:
+the first ``INTEGRATION_SETTINGS`` settings of each figure, a slider driven
+with the keyboard, and the phone layout (390 px: nothing wider than the
+screen, a readable picture, touch-sized controls).
 
 The grids and the reference functions are in ``FIGURES``; ``drive`` and
 ``reference`` are reused by ``tools/benchmark_live_widgets.py`` and
@@ -38,6 +40,11 @@ from lib import figures as cf
 
 PAGE = "book/dynamics/contact-and-friction.html"
 NAV_TIMEOUT_MS = 60_000
+
+#: Settings the built page is driven through (the first few hand-picked ones of
+#: each figure): the page test checks that the figures are wired into the book;
+#: ``test_every_setting_in_a_bare_page`` drives every hand-picked setting.
+INTEGRATION_SETTINGS = 4
 
 
 #: figure name -> (data function, describe function, settings): the registered
@@ -121,12 +128,68 @@ def lesson(book_build: BookBuild, browser):
 @pytest.mark.browser
 @pytest.mark.xdist_group("book")
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_live_figure_agrees_with_lib_over_the_grid(lesson, name: str) -> None:
-    settings = FIGURES[name][2]
-    assert len(settings) >= 20
+def test_live_figure_agrees_with_lib_in_the_book(lesson, name: str) -> None:
+    settings = FIGURES[name][2][:INTEGRATION_SETTINGS]
+    faults = _drive_and_compare(lesson, name, settings)
+    assert not faults, f"{name}: {len(faults)} of {len(settings)} settings differ from lib:\n" + "\n".join(faults)
+    assert not lesson.errors, lesson.errors
+    assert not lesson.blocked, f"requests left the page: {sorted({urlparse(u).netloc for u in lesson.blocked})}"
+
+
+#: A bare page holding every registered live figure, each rendered by its ES
+#: module (as the widget ships it) with a stand-in for the widget model.
+BARE_PAGE_JS = r"""
+([name, state, source]) => {
+  const el = document.createElement("div");
+  el.id = `figure-${name}`;
+  document.body.appendChild(el);
+  const model = {
+    get: (key) => state[key], set: (key, value) => { state[key] = value; },
+    on: () => {}, off: () => {}, save_changes: () => {},
+  };
+  window.__models = window.__models || {};
+  window.__models[name] = model;
+  const script = document.createElement("script");
+  script.type = "module";
+  script.textContent = source.replace(/export default \{ render: liveRender\(FIGURE\) \};\s*$/,
+    `liveRender(FIGURE)({model: window.__models[${JSON.stringify(name)}], el: document.getElementById("figure-${name}")});`);
+  document.head.appendChild(script);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def bare_page(browser, tmp_path_factory):
+    """Every registered live figure on an empty local page, offline, without the book."""
+    from lib.figures import live
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    blocked = block_network(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    html = tmp_path_factory.mktemp("bare") / "figures.html"
+    html.write_text("<!doctype html><html><head><meta charset='utf-8'></head><body></body></html>")
+    page.goto(html.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+    for name in cf.FIGURES:
+        widget = live.LiveFigure(name)
+        state = {key: getattr(widget, key) for key in ("name", "title", "controls", "constants", "values")}
+        page.evaluate(BARE_PAGE_JS, [name, state, live.module_source(name)])
+        page.add_style_tag(content=widget._css)
+    page.wait_for_function(
+        f"document.querySelectorAll('.cf-live[data-frame]').length >= {len(cf.FIGURES)}", timeout=NAV_TIMEOUT_MS
+    )
+    page.errors = errors
+    page.blocked = blocked
+    yield page
+    context.close()
+
+
+def _drive_and_compare(page: Any, name: str, settings: list[dict[str, Any]]) -> list[str]:
+    """Set each setting through the figure's controls; what differs from lib."""
     faults = []
     for setting in settings:
-        shown = drive(lesson, name, setting)
+        shown = drive(page, name, setting)
         for key, value in setting.items():
             if shown["values"][key] != value and not (isinstance(value, float) and
                                                        abs(shown["values"][key] - value) <= 1e-9 * abs(value)):
@@ -138,9 +201,21 @@ def test_live_figure_agrees_with_lib_over_the_grid(lesson, name: str) -> None:
             faults.append(f"{shown['values']}: readout\n  page {shown['rows']}\n  lib  {expected['rows']}")
         if expected["rows"] and "<svg" not in shown["picture"]:
             faults.append(f"{shown['values']}: no picture")
+    return faults
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_every_setting_in_a_bare_page(bare_page, name: str) -> None:
+    """Every hand-picked setting through the figure's sliders and buttons, in Chromium, without the book."""
+    settings = FIGURES[name][2]
+    assert len(settings) >= 20
+    faults = _drive_and_compare(bare_page, name, settings)
     assert not faults, f"{name}: {len(faults)} of {len(settings)} settings differ from lib:\n" + "\n".join(faults)
-    assert not lesson.errors, lesson.errors
-    assert not lesson.blocked, f"requests left the page: {sorted({urlparse(u).netloc for u in lesson.blocked})}"
+    root = bare_page.locator(f'.cf-live[data-figure="{name}"]')
+    assert root.locator(".cf-title").text_content() == cf.FIGURES[name].title
+    assert not bare_page.errors, bare_page.errors
+    assert not bare_page.blocked, bare_page.blocked
 
 
 #: (figure, control) -> settings in which the picture depends on that control
@@ -154,11 +229,10 @@ SHOWN_WHERE: dict[tuple[str, str], dict[str, Any]] = {
 READOUT_ONLY = {("ramp", "mass")}  # the ramp draws forces in units of m g
 
 
-@pytest.mark.book
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_every_control_redraws_the_picture(lesson, name: str) -> None:
+def test_every_control_redraws_the_picture(bare_page, name: str) -> None:
+    lesson = bare_page
     start = FIGURES[name][2][0]
     before = drive(lesson, name, start)
     controls = lesson.evaluate(
