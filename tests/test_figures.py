@@ -304,3 +304,77 @@ def test_only_lib_figures_plots():
 ])
 def test_the_layer_rule_sees_every_form_of_import(source, module, expected):
     assert _breaks_the_rule(source, module) == expected
+
+
+# ------------------------------------------------------- adding a figure
+
+def test_adding_a_figure_checklist_names_existing_files():
+    from test_contributing import _exists, _paths_named, _section
+
+    paths = _paths_named(_section("Adding a figure (checklist)"))
+    assert len(paths) >= 10, paths  # the checklist names its files; the parser found them
+    missing = [p for p in paths if not _exists(p)]
+    assert not missing, f"CONTRIBUTING.md's 'Adding a figure' names paths that do not exist: {missing}"
+
+
+def test_every_registered_figure_has_its_module_front_end_api_entry_and_cases():
+    from lib.figures.spec import JS_DIR
+    from test_figures_js import CASES
+
+    api = (ROOT / "book" / "appendix" / "api" / "figures.md").read_text()
+    for name, spec in cf.FIGURES.items():
+        module = f"lib.figures.{name}"
+        assert (spec.data.__module__, spec.describe.__module__, spec.draw.__module__) == (module,) * 3
+        assert (spec.data.__name__, spec.describe.__name__, spec.draw.__name__) == \
+            (f"{name}_data", f"{name}_describe", f"draw_{name}")
+        assert {spec.data.__name__, spec.describe.__name__, spec.draw.__name__} <= set(cf.__all__)
+        assert spec.js_file.is_file(), spec.js_file
+        assert f".. automodule:: {module}\n" in api, module
+        assert len(CASES[name]) >= 20, name
+    # Every figure front end is registered (frame.js is the shared frame).
+    assert {p.stem for p in JS_DIR.glob("*.js")} - {"frame"} == set(cf.FIGURES)
+
+
+def test_the_palette_is_written_once():
+    # The JavaScript gets COLORS and STATE_COLORS from _frame.py (live.module_source); no JS file
+    # defines a colour table of its own.
+    from lib.figures import live
+    from lib.figures.spec import JS_DIR
+
+    for path in JS_DIR.glob("*.js"):
+        text = path.read_text()
+        assert "const COLORS" not in text and "const STATE_COLORS" not in text, path.name
+    source = live.module_source("ramp")
+    assert source.count("const COLORS = ") == 1
+    for key, colour in {**cf.COLORS, **cf.STATE_COLORS}.items():
+        assert f'"{key}": "{colour}"' in source
+
+
+def test_static_figure_draws_each_case_the_way_draw_does():
+    # One subfigure per case, each holding the axes draw_<name> makes, titled with the state.
+    fig = cf.static_figure("ramp", [dict(alpha_deg=20.0), dict(alpha_deg=45.0), dict(alpha_deg=45.0, push=0.5,
+                                                                                      beta_deg=-90.0)])
+    assert [ax.get_title().split(": ")[-1] for ax in fig.axes] == ["STICK", "SLIP (down the slope)", "STICK"]
+    assert len(fig.subfigs) == 4  # a 2 x 2 grid, the fourth cell empty
+    alone = cf.draw_ramp(cf.ramp_data(alpha_deg=45.0)).axes[0]
+    assert [line.get_xydata().tolist() for line in fig.axes[1].lines] == \
+        [line.get_xydata().tolist() for line in alone.lines]
+    ball = cf.static_figure("ball_drop", [dict(model="impulse")])
+    assert len(ball.axes) == 3 and ball.axes[0].get_title() == "IMPULSE: at rest"
+    assert tuple(ball.get_size_inches()) == cf.FIGURES["ball_drop"].size
+
+
+def test_show_figure_glues_the_static_picture_and_returns_the_live_panel(monkeypatch):
+    import lib.common
+
+    glued = {}
+    monkeypatch.setattr(lib.common, "glue_figure", lambda name, fig: glued.update({name: fig}))
+    widget = cf.show_figure("cone2d", cases=[dict(f_t=3.0, f_n=4.0)], glue="xx_fig_cone", mu=0.9)
+    assert widget.values == {"f_t": 1.0, "f_n": 3.0, "mu": 0.9} and widget.name == "cone2d"
+    assert [ax.get_title().split(": ")[-1] for ax in glued["xx_fig_cone"].axes] == ["SLIP"]
+    # Without cases, the static picture is the panel's starting state.
+    cf.show_figure("cone2d", glue="xx_fig_start", f_t=2.0)
+    assert glued["xx_fig_start"].axes[0].get_title().startswith(r"$\mu$ = 0.50, $f$ = (2.0, 3.0) N")
+    static = cf.show_figure("pyramid", live=False, k=6)
+    assert static.axes[0].get_title() == "3D cone and n_d = 6 pyramids"
+    assert cf.show_figure("pyramid", glue="xx_fig_pyr", live=False) is None
