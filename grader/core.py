@@ -705,7 +705,7 @@ class _Protocol:
     current phase, never extend it.
     """
 
-    def __init__(self, cells, descriptions, start, limits, timeouts, labels, report, results):
+    def __init__(self, cells, descriptions, start, limits, timeouts, labels, report, results, failures=None):
         self.steps = [("ready", None)]
         self.steps += [step for c in cells for step in (("cell", c[0]), ("cell_done", c[0]))]
         self.steps += [step for k in range(start, len(descriptions)) for step in (("start", k), ("result", k))]
@@ -718,6 +718,7 @@ class _Protocol:
         self.labels = labels
         self.report = report
         self.results = results
+        self.failures = failures if failures is not None else []
 
     def __call__(self, msg):
         now = time.monotonic()
@@ -740,10 +741,18 @@ class _Protocol:
             err = msg.get("error")
             if err is not None and not isinstance(err, str):
                 raise sandbox.ProtocolError("a cell message whose error is not text")
+            kind, line, module = msg.get("kind"), msg.get("line"), msg.get("module")
+            if (kind not in (None, "lib", "import", "name") or not (line is None or type(line) is int)
+                    or not (module is None or isinstance(module, str))):
+                raise sandbox.ProtocolError("a malformed cell message")
             if err:
-                note = _cell_note(self.labels.get(want, f"cell {want}"), err[:400])
+                label = self.labels.get(want, f"cell {want}")
+                note = _cell_note(label, err[:400])
                 if note not in self.report["messages"]:
                     self.report["messages"].append(note)
+                if not any(f["label"] == label for f in self.failures):
+                    self.failures.append({"number": want, "label": label, "line": line, "kind": kind,
+                                          "module": (module or "")[:100], "error": err[:400]})
             return self.phase, now + limits.cell_timeout
         if ev == "start":
             self.phase = ("exercise", want)
@@ -779,6 +788,8 @@ def _validated_result(msg, desc) -> dict:
             raise bad
         if not case["ok"] and not isinstance(case.get("error"), str):
             raise bad
+        if case.get("kind") not in (None, "lib", "import", "name") or not isinstance(case.get("name", ""), str):
+            raise bad
     for key in ("render", "missing"):
         if msg.get(key) is not None and not isinstance(msg.get(key), str):
             raise bad
@@ -806,14 +817,14 @@ def _run_groups(chapter, cells, module, descriptions, opts, hide, results, repor
     runs = []
     for n, (with_lib, ks) in enumerate(groups):
         own_report = report if n == 0 else dict(report, messages=[], output="")
-        runs.append({"with_lib": with_lib, "ks": ks, "report": own_report, "results": {},
+        runs.append({"with_lib": with_lib, "ks": ks, "report": own_report, "results": {}, "failures": [],
                      "descriptions": [[j, descriptions[k][1]] for j, k in enumerate(ks)],
                      "timeouts": {j: timeouts[k] for j, k in enumerate(ks) if k in timeouts}})
 
     def run(r):
         try:
             _run_all(cells, module, r["descriptions"], opts, hide, r["results"], r["report"], r["timeouts"],
-                     with_lib=r["with_lib"])
+                     with_lib=r["with_lib"], failures=r["failures"])
         except BaseException as exc:  # a grader fault: raised again in the caller's thread below
             r["raised"] = exc
 
@@ -835,10 +846,12 @@ def _run_groups(chapter, cells, module, descriptions, opts, hide, results, repor
         for msg in side["messages"]:
             if msg not in report["messages"]:
                 report["messages"].append(msg if msg.startswith("GRADER ERROR") else LIB_FREE_NOTE + msg)
+    sources = {c[0]: c[1] for c in cells}
     for r in runs:
+        failures = [dict(f, source=sources.get(f["number"], "")) for f in r["failures"]]
         for j, k in enumerate(r["ks"]):
             if j in r["results"]:
-                results[k] = r["results"][j]
+                results[k] = dict(r["results"][j], cell_failures=failures)
 
 
 BUDGET_USED = "not graded: the submission used up its total time budget"
@@ -854,16 +867,19 @@ class _Attempts:
     start: int = 0              # the first exercise (index into the descriptions) not yet run
     skip: dict = field(default_factory=dict)     # cell number -> why it is left out
     outputs: list = field(default_factory=list)  # what the first runs printed (at most 3)
+    failures: list = field(default_factory=list)  # cells that stopped early: [{label, line, kind, ...}]
     count: int = 0              # runs started
     started_once: bool = False  # the runner has reported ``ready`` at least once
 
 
-def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None, with_lib=True):
+def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=None, with_lib=True,
+             failures=None):
     """Run the child until every exercise has a result, restarting it after a crash.
 
     A cell that crashes the child is skipped in the next run; an exercise that
     crashes it gets its crash as result and the next run starts after it. The
     total time budget and a bound on the number of runs end the loop.
+    ``failures`` (a list) receives every cell that stopped early, in order.
     """
     limits = opts.limits
     attempts = _Attempts(cells=[c for c in cells if c[1].strip()],  # a blank cell defines nothing: not sent
@@ -886,6 +902,8 @@ def _run_all(cells, module, descriptions, opts, hide, results, report, timeouts=
     # Results that arrived after the restart point (a child that finished some
     # exercises before a later one crashed) are kept by the setdefault of _fill_remaining.
     report["output"] = "".join(attempts.outputs)[: limits.output_kb * 1024]
+    if failures is not None:
+        failures.extend(attempts.failures)
 
 
 def _out_of_runs(attempts: _Attempts, n_exercises: int) -> bool:
@@ -902,9 +920,10 @@ def _fill_remaining(results: dict, start: int, stop: int, error: str) -> None:
 def _run_once(attempts: _Attempts, module, descriptions, opts, hide, results, report, timeouts, with_lib):
     """One run of the child: the cells not skipped, then the exercises from ``attempts.start`` on."""
     run_cells = [c for c in attempts.cells if c[0] not in attempts.skip]
-    payload = {"cells": run_cells, "exercises": descriptions[attempts.start:], "module": module}
+    payload = {"cells": run_cells, "exercises": descriptions[attempts.start:], "module": module,
+               "without_lib": not with_lib}
     protocol = _Protocol(run_cells, descriptions, attempts.start, opts.limits, timeouts, attempts.labels,
-                         report, results)
+                         report, results, attempts.failures)
     return sandbox.run_child(payload, mode=report["sandbox"], limits=opts.limits, hide=hide, with_lib=with_lib,
                              deadline=attempts.deadline, on_event=protocol)
 
@@ -928,6 +947,8 @@ def _skip_what_crashed(attempts: _Attempts, outcome, descriptions, results, repo
         label = attempts.labels.get(i, f"cell {i}")
         msg = _crash_message(outcome, label, limits)
         attempts.skip[i] = msg
+        attempts.failures.append({"number": i, "label": label, "line": None, "kind": None, "module": None,
+                                  "error": f"it was skipped: {msg}"})
         report["messages"].append(f"{_capital(label)} was skipped: {msg}.")
         return True
     if phase[0] == "exercise":
@@ -999,6 +1020,7 @@ def _score_exercise(k, ex, cases, result, status) -> ExerciseEntry:
     passed = []
     hidden_i = 0
     public_i = 0
+    missing_names = {ex.name} if isinstance(result.get("missing"), str) else set()
     if ex.kind in ("choice", "quantity"):
         hidden_i = -1  # one answer, no public case: labelled "your answer"
     for case, ret in zip(cases, got):
@@ -1017,9 +1039,9 @@ def _score_exercise(k, ex, cases, result, status) -> ExerciseEntry:
         else:
             err = ret.get("error")
             message = str(err)[:600] if isinstance(err, str) else "failed"
-            if ex.lib_forbidden and "No module named 'lib" in message:
-                message += " (this exercise is graded without lib)"  # as the inline check says
             res = cmp.CaseResult(False, message)
+            if ret.get("kind") == "name" and isinstance(ret.get("name"), str):
+                missing_names.add(ret["name"])
         for r in (res if isinstance(res, list) else [res]):
             passed.append(r.passed)
             entry["cases"].append({"public": case.public, "passed": r.passed, "message": f"{label}: {r.message}"})
@@ -1038,8 +1060,88 @@ def _score_exercise(k, ex, cases, result, status) -> ExerciseEntry:
         summary += f"; first failure: {first_fail}"
     if not ex.partial and npass < n and npass > 0:
         summary += " (all cases must pass for the points)"
+    cause = _missing_cause(missing_names, result.get("cell_failures") or []) if npass < n else None
+    if cause:
+        summary = _capital(cause) + ". " + summary  # the first thing the student reads: why a name is missing
     entry["feedback"] = summary
     return entry
+
+
+def _missing_cause(names: set, failures: list) -> str | None:
+    """The first cell that stopped before defining one of ``names``, as :func:`runner.cause_text`, or None."""
+    for f in failures if names else ():
+        if names & bound_names(f.get("source", ""), f.get("line")):
+            return runner.cause_text(f["label"], f["line"], f["kind"], f["module"], f["error"])
+    return None
+
+
+#: Longest cell the feedback's cause analysis parses (longer ones are not named as a cause).
+MAX_PARSED_CELL = 200_000
+
+
+def _statements(source: str):
+    """The top-level statements of a cell, or [] (not Python, too long, too deep)."""
+    import ast
+
+    if len(source) > MAX_PARSED_CELL:
+        return []
+    try:
+        return ast.parse(source).body
+    except Exception:  # SyntaxError, RecursionError, MemoryError on hostile text
+        return []
+
+
+def _stored(node, out: set) -> None:
+    """Names a statement binds at module level (not inside functions, classes or lambdas)."""
+    import ast
+
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        out.add(node.name)
+        return
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        out.update((a.asname or a.name.partition(".")[0]) for a in node.names if a.name != "*")
+        return
+    if isinstance(node, ast.Lambda):
+        return
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        out.add(node.id)
+    for child in ast.iter_child_nodes(node):
+        _stored(child, out)
+
+
+def bound_names(source: str, from_line: int | None = None, before_line: int | None = None) -> set:
+    """Names the cell ``source`` binds in the statements that end at or after ``from_line`` (None: all),
+    or, with ``before_line``, in those that end before it."""
+    out: set = set()
+    for stmt in _statements(source):
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        if (end < before_line) if before_line is not None else (from_line is None or end >= from_line):
+            try:
+                _stored(stmt, out)
+            except RecursionError:
+                return out
+    return out
+
+
+def first_refused_import(source: str, with_lib: bool = True):
+    """``(line, module)`` of a cell's first top-level import that graded code cannot make, or None.
+
+    Where the grader's child stops that cell (:class:`runner.ImportGuard`);
+    the inline check uses it to run an answer as it will be graded.
+    """
+    import ast
+
+    for stmt in _statements(source):
+        if isinstance(stmt, ast.Import):
+            modules = [a.name for a in stmt.names]
+        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+            modules = [stmt.module]
+        else:
+            continue
+        for module in modules:
+            if not runner.import_allowed(module, with_lib):
+                return stmt.lineno, module
+    return None
 
 
 def judge_design(ex, inputs, value) -> tuple[bool, str]:

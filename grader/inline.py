@@ -55,6 +55,39 @@ def _normalized(source: str) -> tuple:
     return tuple(keep)
 
 
+def _shell():
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
+def saved_cells(notebook=None):
+    """The saved notebook's code cells as the grader reads them, ``[[number, source, label]]``, or None.
+
+    In JupyterLab the kernel knows the notebook's path (``JPY_SESSION_NAME``).
+    Sources are cleaned of IPython magics as the grader cleans them.
+    """
+    import os
+    from pathlib import Path
+
+    shell = _shell()
+    notebook = notebook or os.environ.get("JPY_SESSION_NAME") or (
+        shell.user_ns.get("__session__") if shell is not None else None)
+    if not notebook:
+        return None
+    try:
+        from .core import _clean, labelled_code_cells, notebook_cells, read_limited
+
+        path = Path(notebook)
+        text = read_limited(path).decode("utf-8-sig")
+        return [[number, _clean(src), label]
+                for number, src, label in labelled_code_cells(notebook_cells(text, path.suffix.lower()))]
+    except Exception:  # no saved notebook to read
+        return None
+
+
 def kernel_cells(notebook=None):
     """Name the kernel's cells as the grader does: ``name(filename) -> label or None``.
 
@@ -66,28 +99,13 @@ def kernel_cells(notebook=None):
     Returns None outside IPython.
     """
     import linecache
-    import os
-    from pathlib import Path
 
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    shell = get_ipython()
+    shell = _shell()
     if shell is None:
         return None
-    notebook = notebook or os.environ.get("JPY_SESSION_NAME") or shell.user_ns.get("__session__")
     by_text = {}
-    if notebook:
-        try:
-            from .core import labelled_code_cells, notebook_cells, read_limited
-
-            path = Path(notebook)
-            text = read_limited(path).decode("utf-8-sig")
-            for _number, src, label in labelled_code_cells(notebook_cells(text, path.suffix.lower())):
-                by_text.setdefault(_normalized(src), label)
-        except Exception:  # no saved notebook to compare with: execution counts only
-            by_text = {}
+    for _number, src, label in saved_cells(notebook) or []:
+        by_text.setdefault(_normalized(src), label)
     counts = getattr(getattr(shell, "compile", None), "_filename_map", {})
 
     def name(filename):
@@ -103,54 +121,93 @@ def kernel_cells(notebook=None):
     return name
 
 
-def _lib_names(answer) -> list[str]:
-    """Names a function's code uses that are ``lib`` modules or come from ``lib`` (sorted)."""
+def _graded_cells():
+    """The cells the grader will run, as well as the kernel knows them: the saved notebook, else
+    the inputs in the order they ran (``the cell run as [n]``); [] outside IPython."""
+    cells = saved_cells()
+    if cells is not None:
+        return cells
+    shell = _shell()
+    history = shell.user_ns.get("In", []) if shell is not None else []
+    return [[n, src, f"the cell run as [{n}]"] for n, src in enumerate(history) if n and isinstance(src, str)]
+
+
+#: Names IPython puts in the kernel's namespace (never the student's answers).
+_KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
+
+
+def _refused_value(value, with_lib: bool):
+    """The package a module, function or class comes from when graded code cannot import it, else None."""
     import types
 
-    code = getattr(answer, "__code__", None)
-    if code is None:
-        return []
-    names, todo = set(), [code]
-    while todo:
-        co = todo.pop()
-        names.update(co.co_names)
-        todo.extend(c for c in co.co_consts if isinstance(c, types.CodeType))
-    scope = getattr(answer, "__globals__", {}) or {}
-    found = []
-    for n in sorted(names):
-        obj = scope.get(n)
-        if obj is None:
-            continue
-        mod = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", "") or ""
-        if isinstance(mod, str) and (mod == "lib" or mod.startswith("lib.")):
-            found.append(n)
-    return found
-
-
-class _NoLib:
-    """While the check runs: ``import lib`` fails as it does where the grader runs this exercise."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname == "lib" or fullname.startswith("lib."):
-            raise ModuleNotFoundError(f"No module named {fullname!r} (this exercise is graded without lib)")
+    if isinstance(value, types.ModuleType):
+        module = value.__name__
+    elif isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
+        module = getattr(value, "__module__", None)
+    else:
         return None
+    if isinstance(module, str) and module and not runner.import_allowed(module, with_lib):
+        return module.partition(".")[0]
+    return None
 
-    def __enter__(self):
-        import sys
 
-        self.saved = {k: v for k, v in sys.modules.items() if k == "lib" or k.startswith("lib.")}
-        for k in self.saved:
-            del sys.modules[k]
-        sys.meta_path.insert(0, self)
-        return self
+def graded_namespace(answer, name: str, with_lib: bool, cells=None):
+    """What ``answer`` sees when it is graded, and why names are missing there: ``(namespace, causes)``.
 
-    def __exit__(self, *exc):
-        import sys
+    The same rule as the grader's child (:class:`grader.runner.ImportGuard`):
+    a cell stops at its first import of a package outside the list (``lib``
+    too where ``with_lib`` is False), so what it defines from that line on is
+    missing unless an earlier cell defined it; modules, functions and classes
+    from such packages are missing too. The notebook's functions are rebound
+    to that namespace, with an ``__import__`` that refuses what the child
+    refuses. ``causes``: missing name -> the sentence the grader's feedback
+    starts with (:func:`grader.runner.cause_text`).
+    """
+    import builtins
+    import types
 
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        sys.modules.update(self.saved)
-        return False
+    from .core import bound_names, first_refused_import
+
+    base = getattr(answer, "__globals__", None)
+    if not isinstance(base, dict):
+        shell = _shell()
+        base = shell.user_ns if shell is not None else {}
+    defined, causes = {}, {}
+    for _number, src, label in (_graded_cells() if cells is None else cells):
+        hit = first_refused_import(src, with_lib)
+        if hit is None:
+            defined.update(dict.fromkeys(bound_names(src), True))
+            continue
+        line, module = hit
+        kind = "lib" if module.partition(".")[0] == "lib" and not with_lib else "import"
+        for n in bound_names(src, from_line=line):
+            if not defined.get(n):
+                defined[n] = False
+                causes[n] = runner.cause_text(label, line, kind, module, "")
+        defined.update(dict.fromkeys(bound_names(src, before_line=line), True))
+    namespace = {}
+    for key, value in base.items():
+        package = _refused_value(value, with_lib) if key not in _KERNEL_NAMES else None
+        if package is not None:
+            causes.setdefault(key, f"`{key}` comes from {package}, which graded code cannot import"
+                              + (" in this exercise (it is graded without lib)" if package == "lib" else
+                                 " (the standard library, numpy, scipy, sympy and lib only)"))
+        elif defined.get(key) is not False:
+            namespace[key] = value
+    if defined.get(name) is not False:
+        namespace[name] = answer
+    else:
+        namespace.pop(name, None)
+    namespace["__builtins__"] = dict(vars(builtins), __import__=runner.guarded_import(with_lib))
+    for key, value in list(namespace.items()):
+        if isinstance(value, types.FunctionType) and value.__globals__ is base:
+            copy = types.FunctionType(value.__code__, namespace, value.__name__, value.__defaults__,
+                                      value.__closure__)
+            copy.__kwdefaults__ = value.__kwdefaults__
+            copy.__dict__.update(value.__dict__)
+            copy.__qualname__ = value.__qualname__
+            namespace[key] = copy
+    return namespace, causes
 
 
 def _concept_lines(ex, res, lines):
@@ -174,6 +231,13 @@ def _concept_lines(ex, res, lines):
                  "by the instructor's grader; this check is not your score.")
 
 
+def _missing_names(res, name) -> set:
+    """Names a run found undefined: the answer's own, or a NameError's."""
+    names = {name} if isinstance(res.get("missing"), str) else set()
+    names.update(c["name"] for c in res["cases"] if not c["ok"] and isinstance(c.get("name"), str))
+    return names
+
+
 def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     chapter = load_chapter(chapter_name)
     ex = chapter.exercise(name)
@@ -183,27 +247,25 @@ def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     desc = ex.child_description(inputs)
     points = f"{ex.points:g} point" + ("" if ex.points == 1 else "s")
     lines = [f"Exercise {ex.number} `{name}` ({points}): checking {len(public)} public case(s)"]
-    uses_lib = _lib_names(answer) if ex.lib_forbidden else []
+    with_lib = not ex.lib_forbidden
     if ex.lib_forbidden:
         lines.append("  graded without lib: `import lib` fails while this check runs, as it will in the grader")
+    # Run the answer as the grader will: only what graded code may import, and without
+    # what a cell stopped by such an import leaves undefined.
+    namespace, causes = graded_namespace(answer, name, with_lib)
     if ex.concept:
         # read the answer as the grader will (one case, no inputs); never compared here
-        res = runner.run_exercise(ex.child_description([{}]), {name: answer}, cells=kernel_cells())
+        res = runner.run_exercise(ex.child_description([{}]), namespace, cells=kernel_cells(), with_lib=with_lib)
+        _cause_lines(res, name, causes, lines)
         _concept_lines(ex, res, lines)
         return CheckResult(name, lines, 0, 0, n_hidden)
-    if ex.lib_forbidden:
-        with _NoLib():
-            res = runner.run_exercise(desc, {name: answer}, cells=kernel_cells())
-    else:
-        res = runner.run_exercise(desc, {name: answer}, cells=kernel_cells())
+    res = runner.run_exercise(desc, namespace, cells=kernel_cells(), with_lib=with_lib)
+    _cause_lines(res, name, causes, lines)
     if res.get("render") and answer is not None:
         lines.append(f"  your expression: {res['render']}")
     passed = 0
     for i, (case, got) in enumerate(zip(public, res["cases"]), start=1):
-        if uses_lib:
-            r = cmp.CaseResult(False, f"`{name}` uses {', '.join(uses_lib)} from lib; this exercise is graded "
-                                      "without lib, where that name is not defined")
-        elif got["ok"]:
+        if got["ok"]:
             from .core import judge_case
 
             r = judge_case(ex, case["expected"], case["inputs"], got["value"], True)
@@ -220,6 +282,13 @@ def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
         "by the instructor's grader; this check is not your score."
     )
     return CheckResult(name, lines, passed, len(public), n_hidden)
+
+
+def _cause_lines(res, name, causes, lines) -> None:
+    """Why a name the answer needs is missing where it is graded (as the grader's feedback says it)."""
+    for missing in sorted(_missing_names(res, name)):
+        if missing in causes:
+            lines.append(f"  FAIL where it is graded: {causes[missing]}")
 
 
 def checker(chapter_name: str):

@@ -104,6 +104,112 @@ def describe_exception(exc, call="", cells=None):
     return _short(f"{head}: {detail}" if detail else head)
 
 
+# --------------------------------------------------------------------------
+# What graded code may import: one list, enforced the same way by the grader's
+# child (an import guard), the inline check and the Gradescope bundle
+# --------------------------------------------------------------------------
+
+#: The packages a submission may import besides the Python standard library and ``lib``.
+ALLOWED_PACKAGES = ("numpy", "scipy", "sympy")
+#: Imported by an allowed package itself (SymPy's arithmetic); allowed, not advertised.
+ALLOWED_DEPENDENCIES = ("mpmath",)
+#: The sentence every exercise set's introduction holds (tests/test_grader_imports.py).
+ALLOWED_SENTENCE = ("Your code may import the Python standard library, `numpy`, `scipy`, `sympy` "
+                    "and the book's `lib` (not in the exercises marked **graded without `lib`**); "
+                    "any other import fails when your work is graded and while a check runs.")
+_ALLOWED_TEXT = "graded code may import only the Python standard library, numpy, scipy, sympy and lib"
+
+
+def import_allowed(name: str, with_lib: bool = True) -> bool:
+    """Whether graded code may import module ``name`` (``lib`` only where ``with_lib``)."""
+    top = str(name).partition(".")[0]
+    if top == "lib":
+        return bool(with_lib)
+    return (top in ALLOWED_PACKAGES or top in ALLOWED_DEPENDENCIES or top in sys.stdlib_module_names
+            or top == "__main__" or top.startswith("_sysconfigdata"))  # the build's own stdlib module
+
+
+def refused_import(name: str, with_lib: bool = True) -> ModuleNotFoundError:
+    """The error an import of ``name`` raises in graded code (the same text everywhere)."""
+    why = ("this exercise is graded without lib" if str(name).partition(".")[0] == "lib" and not with_lib
+           else _ALLOWED_TEXT)
+    return ModuleNotFoundError(f"No module named {name!r} ({why})", name=name)
+
+
+class ImportGuard:
+    """``sys.meta_path[0]`` of the grader's child: an import outside the list fails, whoever imports it.
+
+    A package that is installed here but not on Gradescope (trimesh, mujoco,
+    matplotlib ...) fails the same way in both places; an allowed package that
+    tries an optional import gets the ImportError it handles when that is missing.
+    """
+
+    def __init__(self, with_lib: bool = True):
+        self.with_lib = with_lib
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not import_allowed(fullname, self.with_lib):
+            raise refused_import(fullname, self.with_lib)
+        return None
+
+    def invalidate_caches(self):
+        return None
+
+
+def guarded_import(with_lib: bool = True):
+    """A ``__import__`` for student code that refuses what :class:`ImportGuard` refuses.
+
+    The inline check runs an answer with it (the kernel has imported whatever
+    the notebook did, so ``sys.modules`` would answer before any finder).
+    """
+    real = builtins.__import__
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and not import_allowed(name, with_lib):
+            raise refused_import(name, with_lib)
+        return real(name, globals, locals, fromlist, level)
+
+    return __import__
+
+
+def error_kind(exc, with_lib: bool = True):
+    """A failure's kind, for the grader's feedback (structured, never read from the text).
+
+    ``"lib"``: ``lib`` imported where the exercise is graded without it;
+    ``"import"``: a package outside the list; ``"name"``: a NameError; else None.
+    """
+    if isinstance(exc, ModuleNotFoundError) and isinstance(getattr(exc, "name", None), str):
+        if not import_allowed(exc.name, with_lib):
+            return "lib" if exc.name.partition(".")[0] == "lib" else "import"
+    if isinstance(exc, NameError):
+        return "name"
+    return None
+
+
+def statement_line(exc, filename):
+    """The line of the top-level statement of code ``filename`` (a cell) that raised ``exc``, or None."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            return tb.tb_lineno
+        tb = tb.tb_next
+    lineno = getattr(exc, "lineno", None)
+    return lineno if isinstance(lineno, int) and isinstance(exc, SyntaxError) else None
+
+
+def cause_text(label, line, kind, module, error) -> str:
+    """Why an answer is missing, when a cell stopped early: the first thing its feedback says."""
+    at = f" at line {line}" if isinstance(line, int) else ""
+    if kind == "lib":
+        return (f"{label} stops{at} when the exercises graded without lib run (`import {module}` "
+                "fails there), so nothing it defines from that line on exists there: import lib in "
+                "a cell of its own")
+    if kind == "import":
+        return (f"{label} stops{at}: `{module}` cannot be imported ({_ALLOWED_TEXT}), so nothing "
+                "it defines from that line on exists")
+    return f"{label} failed{at} ({_short(error, 200)}), so nothing it defines from that line on exists"
+
+
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -390,12 +496,25 @@ def evaluate_expression(value, symbols, points, shape=None):
     return results
 
 
-def every_case_failed(msg: str, ncases: int, *, render=None, missing=None) -> dict:
+def every_case_failed(msg: str, ncases: int, *, render=None, missing=None, kind=None) -> dict:
     """The result of an exercise whose every case fails for one reason ``msg``."""
-    return {"cases": [{"ok": False, "error": msg}] * ncases, "render": render, "missing": missing}
+    case = {"ok": False, "error": msg}
+    if kind:
+        case["kind"] = kind
+    return {"cases": [case] * ncases, "render": render, "missing": missing}
 
 
-def run_exercise(ex, namespace, cells=None):
+def _failed(msg, exc, with_lib):
+    case = {"ok": False, "error": msg}
+    kind = error_kind(exc, with_lib)
+    if kind:
+        case["kind"] = kind
+    if kind == "name" and isinstance(getattr(exc, "name", None), str):
+        case["name"] = _short(exc.name, 100)  # the name that was not defined
+    return case
+
+
+def run_exercise(ex, namespace, cells=None, with_lib=True):
     """Run one exercise against the names defined in ``namespace``.
 
     ``ex`` is the plain description the parent sends: ``name``, ``kind``
@@ -407,12 +526,16 @@ def run_exercise(ex, namespace, cells=None):
     Returns ``{"cases": [{"ok": True, "value": ...} | {"ok": False,
     "error": ...}], "render": str | None, "missing": str | None}``.
     ``cells``: names the cell of a traceback's file name (see :func:`_where`).
+    A failed case may carry ``"kind"`` (:func:`error_kind`; ``with_lib``: whether
+    ``lib`` may be imported where this runs).
     """
     name = ex["name"]
     ncases = len(ex["points"]) if ex["kind"] == "expression" else len(ex["cases"])
     if name not in namespace:
         msg = f"`{name}` is not defined: run/keep the cell that defines it and do not rename it"
-        return every_case_failed(msg, ncases, render=None, missing=msg)
+        failed = every_case_failed(msg, ncases, render=None, missing=msg, kind="name")
+        failed["cases"] = [dict(c, name=_short(name, 100)) for c in failed["cases"]]
+        return failed
     obj = namespace[name]
     if ex["kind"] in ("choice", "quantity"):
         try:
@@ -443,7 +566,7 @@ def run_exercise(ex, namespace, cells=None):
             if os.getpid() != pid:  # a process forked by the answer: stop here
                 os._exit(0)
             if isinstance(value, BaseException):
-                out.append({"ok": False, "error": describe_exception(value, call, cells)})
+                out.append(_failed(describe_exception(value, call, cells), value, with_lib))
                 continue
             try:
                 out.append({"ok": True, "value": to_plain(value)})
@@ -461,7 +584,7 @@ def run_exercise(ex, namespace, cells=None):
         return every_case_failed(msg, ncases, render=rendered, missing=None)
     except BaseException as exc:
         msg = describe_exception(exc, f"evaluating `{name}`", cells)
-        return every_case_failed(msg, ncases, render=rendered, missing=None)
+        return every_case_failed(msg, ncases, render=rendered, missing=None, kind=error_kind(exc, with_lib))
     return {"cases": [{"ok": True, "value": v} for v in values], "render": rendered, "missing": None}
 
 
@@ -546,6 +669,10 @@ def child_main(result_fd):
     sys.stdin = open(os.devnull)
     for path in payload.get("sys_path", []):
         sys.path.append(path)
+    with_lib = not payload.get("without_lib")
+    sys.meta_path.insert(0, private["ImportGuard"](with_lib))
+    error_kind = private["error_kind"]
+    statement_line = private["statement_line"]
     try:
         import signal
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -567,7 +694,7 @@ def child_main(result_fd):
     send({"ev": "ready"})
     for index, source, label in cells:
         send({"ev": "cell", "i": index})
-        error = None
+        error = kind = line = module = None
         try:
             code = compile(source, f"<{label}>", "exec")
         except SyntaxError as exc:
@@ -579,13 +706,15 @@ def child_main(result_fd):
                 exec(code, namespace)
             except BaseException as exc:
                 error = describe(exc, label)
+                kind, line = error_kind(exc, with_lib), statement_line(exc, f"<{label}>")
+                module = short(exc.name, 100) if kind in ("lib", "import") else None
             if getpid() != main_pid:
                 exit_now(0)
-        send({"ev": "cell_done", "i": index, "error": error})
+        send({"ev": "cell_done", "i": index, "error": error, "kind": kind, "line": line, "module": module})
     for k, ex in exercises:
         send({"ev": "start", "k": k})
         try:
-            res = run(ex, namespace)
+            res = run(ex, namespace, with_lib=with_lib)
         except BaseException as exc:
             res = {"cases": None, "error": describe(exc, f"running {ex['name']}")}
         if getpid() != main_pid:

@@ -66,7 +66,7 @@ class Limits:
     memory_mb: int = 1024           # RLIMIT_AS
     cpu_seconds: int = 60           # RLIMIT_CPU per child
     file_mb: int = 16               # RLIMIT_FSIZE
-    nproc: int = 32                 # RLIMIT_NPROC in the userns mode (with a sandbox uid: 1, see build_command)
+    nproc: int = 32                 # RLIMIT_NPROC (per sandbox uid; no new task can start anyway, _jail.py)
     output_kb: int = 32             # printed output kept for the report
     result_mb: int = 16             # bytes accepted on the result channel
     tmp_mb: int = 64                # size of the private /tmp
@@ -231,7 +231,7 @@ def _check_hidden_by_permissions(paths, uid):
 
 
 def python_paths(with_lib: bool = True) -> dict:
-    """What the child needs to import numpy, sympy and lib (and nothing else).
+    """What the child needs to import numpy, scipy, sympy and lib (and nothing else).
 
     Real paths throughout (a venv or a folder may be a symlink into a hidden
     directory): the base interpreter runs the child with ``-I -S`` and gets
@@ -250,12 +250,24 @@ def python_paths(with_lib: bool = True) -> dict:
         path = real(sysconfig.get_paths()[key])
         if path not in site and os.path.isdir(path):
             site.append(path)
+    # Of the venv, only the packages graded code may import are mounted back (namespace modes):
+    # removing the child's import guard finds nothing more (README, "What a submission may import").
+    packages = [os.path.join(path, entry) for path in site for entry in sorted(os.listdir(path))
+                if _allowed_entry(entry)]
     if not with_lib:
-        keep = sorted({real(sys.base_prefix), *site})
+        keep = sorted({real(sys.base_prefix), *packages})
         return {"sys_path": list(site), "keep": keep, "python": real(sys.executable), "lib_dir": lib_dir}
-    keep = sorted({real(sys.base_prefix), lib_dir, *site})
+    keep = sorted({real(sys.base_prefix), lib_dir, *packages})
     return {"sys_path": site + [os.path.dirname(lib_dir)], "keep": keep, "python": real(sys.executable),
             "lib_dir": lib_dir}
+
+
+def _allowed_entry(entry: str) -> bool:
+    """A site-packages entry of an allowed package: ``numpy``, ``numpy.libs``, ``scipy-1.17.1.dist-info`` ..."""
+    from . import runner
+
+    top = entry.split("-", 1)[0].split(".", 1)[0]
+    return top in runner.ALLOWED_PACKAGES or top in runner.ALLOWED_DEPENDENCIES
 
 
 def lib_groups(mode: str, lib_dir: str, with_lib: bool) -> list[int]:
@@ -320,12 +332,7 @@ def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid:
         "RLIMIT_NOFILE": 256,
     }
     if uid is not None:
-        # One task: the runner's own thread. The uid is this child's alone, so the kernel
-        # refuses every new thread and process of the submission (RuntimeError "can't start
-        # new thread", BlockingIOError on fork): its code runs in program order, and what it
-        # writes to the result channel -- forged messages included -- arrives in the same
-        # order on every run (README, "Security model": grading is deterministic).
-        rl["RLIMIT_NPROC"] = 1
+        rl["RLIMIT_NPROC"] = limits.nproc
     elif mode == "userns":
         # The count is per real user (the instructor's own processes too).
         rl["RLIMIT_NPROC"] = _count_processes(os.getuid()) + 2 * limits.nproc
@@ -342,6 +349,9 @@ def build_command(mode: str, limits: Limits, hide: list[str], workdir: str, uid:
         "limits": rl,
         "tmp_mb": limits.tmp_mb,
         "env": env,
+        # One thread of one process (a seccomp filter): what the submission writes to the result
+        # channel, forged messages included, comes in program order on every run (README,
+        # "Security model"). Not RLIMIT_NPROC 1: the previous child of this uid may still be exiting.
         "one_task": mode != "none",
     }
     if mode in ("namespace", "userns"):

@@ -109,3 +109,65 @@ def test_inline_check_names_the_cell_as_the_grader_does(tmp_path, monkeypatch, s
     printed = "".join(o.get("text", "") for o in nb.cells[6].outputs)
     assert "raised ValueError (the cell run as [2], line 3): not yet" in printed, printed
     json.dumps(printed)
+
+
+# --------------------------------------------------------------------------
+# Issue 19.7: `import lib` above numpy in the first cell, and a lib-free exercise
+# --------------------------------------------------------------------------
+
+LIB_FREE_HEADING = "## Exercise 3.1.1 · `mesh_inertia` · 3 points · partial credit per case · about 30 min"
+
+
+def _lib_first_notebook(first_cell: str):
+    import inspect
+
+    from grader.spec import load_solutions
+
+    answer = inspect.getsource(load_solutions(CHAPTER).mesh_inertia)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# Checkpoint exercises 3.1"),
+                nbformat.v4.new_code_cell(first_cell),
+                nbformat.v4.new_markdown_cell(LIB_FREE_HEADING),
+                nbformat.v4.new_code_cell(answer),
+                nbformat.v4.new_code_cell('check("mesh_inertia", mesh_inertia)')]
+    return nb
+
+
+LIB_FIRST = 'import lib\nimport numpy as np\nfrom grader.inline import checker\n\ncheck = checker("rigid_body_dynamics")'
+CAUSE = ('cell 2 under "Checkpoint exercises 3.1" stops at line 1 when the exercises graded without lib run '
+         '(`import lib` fails there)')
+
+
+def _check_output(nb, path, monkeypatch) -> str:
+    import nbclient
+
+    monkeypatch.setenv("JPY_SESSION_NAME", str(path))
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}}).execute()
+    return "".join(o.get("text", "") for o in nb.cells[4].outputs)
+
+
+def test_import_lib_above_numpy_the_check_and_the_grader_agree_and_name_the_cause(tmp_path, monkeypatch):
+    """The check said "passes, as it will in the grader"; the grader then gave 0 with `np` undefined
+    and the cause in its 15th note. Now both fail it, and both say first which cell stopped where."""
+    path = tmp_path / "student.ipynb"
+    nb = _lib_first_notebook(LIB_FIRST)
+    nbformat.write(nb, path)
+    report = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
+    entry = next(e for e in report["exercises"] if e["name"] == "mesh_inertia")
+    assert entry["score"] == 0.0
+    assert entry["feedback"].startswith(CAUSE[0].upper() + CAUSE[1:]), entry["feedback"]
+    assert "name 'np' is not defined" in entry["feedback"]
+    printed = _check_output(nb, path, monkeypatch)
+    assert f"FAIL where it is graded: {CAUSE}" in printed, printed
+    assert "name 'np' is not defined" in printed and "\n  0 of " in printed, printed
+    # lib imported in a cell of its own: full marks, and the check passes every public case
+    nb = _lib_first_notebook('import numpy as np\nfrom grader.inline import checker\n\n'
+                             'check = checker("rigid_body_dynamics")\nimport lib')
+    nbformat.write(nb, path)
+    report = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
+    entry = next(e for e in report["exercises"] if e["name"] == "mesh_inertia")
+    assert entry["score"] == entry["points"], entry
+    printed = _check_output(nb, path, monkeypatch)
+    assert "FAIL" not in printed, printed

@@ -283,15 +283,24 @@ def test_reference_fix_flipped_product_restores_the_body():
         np.testing.assert_array_equal(ref.fix_flipped_product(bad), true)
 
 
-def test_reference_steiner_block_is_parallel_axis():
-    vals = {"m": 1.7, "c_x": 0.3, "c_y": -0.1, "c_z": 0.4, "I_xx": 0.5, "I_yy": 0.6, "I_zz": 0.7,
-            "I_xy": 0.01, "I_xz": 0.02, "I_yz": -0.03}
-    got = np.array(ref.steiner_block.subs({sp.Symbol(k): v for k, v in vals.items()}), dtype=float)
-    I_c = np.array([[0.5, 0.01, 0.02], [0.01, 0.6, -0.03], [0.02, -0.03, 0.7]])
-    c = np.array([0.3, -0.1, 0.4])
-    # Exact arithmetic on both sides up to a few roundings: 1e-12.
-    np.testing.assert_allclose(got, I_c + 1.7 * (c @ c * np.eye(3) - np.outer(c, c)), atol=1e-12)
-    np.testing.assert_allclose(got, spatial_inertia(1.7, I_c, c)[:3, :3], atol=1e-12)
+def test_reference_steiner_block_is_the_cone_integrated_about_its_com():
+    """3.1.9: the reference (apex integral moved by Steiner) against the integral taken about
+    the COM directly, in SymPy, and against the flat limit."""
+    m, r, h = sp.symbols("m r h", positive=True)
+    z, s_, th = sp.symbols("z s theta", positive=True)
+    rho = m / (sp.pi * r**2 * h / 3)
+    zc = 3 * h / 4
+    x, y, zz = s_ * sp.cos(th), s_ * sp.sin(th), z - zc
+
+    def integral(f):
+        return rho * sp.integrate(f * s_, (s_, 0, r * z / h), (th, 0, 2 * sp.pi), (z, 0, h))
+
+    assert sp.simplify(integral(z) / m - zc) == 0
+    direct = sp.diag(integral(y**2 + zz**2), integral(x**2 + zz**2), integral(x**2 + y**2))
+    assert sp.simplify(ref.steiner_block - direct) == sp.zeros(3, 3)
+    # squashed flat (h -> 0) the cone is a planar body: I_zz = I_xx + I_yy
+    flat = ref.steiner_block.subs(h, 0)
+    assert sp.simplify(flat[2, 2] - flat[0, 0] - flat[1, 1]) == 0
 
 
 def test_reference_body_wrench_matches_point_mass_sum():
@@ -307,17 +316,25 @@ def test_reference_body_wrench_matches_point_mass_sum():
         a = vd + np.cross(w, v) + np.cross(wd, ri) + np.cross(w, np.cross(w, ri))
         force += mi * a
         moment += np.cross(ri, mi * a)
-    got = ref.body_wrench(m.sum(), _point_inertia(m, r, com), com, w, v, wd, vd)
+    # 3.1.5 gives the acceleration of the origin point itself: a_o = vd + w x v
+    got = ref.body_wrench(m.sum(), _point_inertia(m, r, com), com, w, v, wd, vd + np.cross(w, v))
     np.testing.assert_allclose(got, np.concatenate([moment, force]), rtol=0, atol=1e-12)
 
 
 def test_reference_consistency_and_stability():
-    assert ref.is_physically_consistent(np.diag([1.0, 1.0, 1.5]))
-    assert not ref.is_physically_consistent(np.diag([1.0, 1.0, 3.0]))
+    def G_of(mass, I_c, c):        # built by hand: lib refuses a non-physical I_c
+        return np.block([[I_c - mass * _skew(c) @ _skew(c), mass * _skew(c)],
+                         [-mass * _skew(c), mass * np.eye(3)]])
+
     R = random_rotation(RNG)
-    assert ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 2.9]) @ R.T)
-    assert not ref.is_physically_consistent(R @ np.diag([1.0, 2.0, 3.1]) @ R.T)
-    assert [ref.axis_is_stable([1.0, 2.0, 3.0], k) for k in range(3)] == [True, False, True]
+    c = np.array([0.1, -0.2, 0.3])
+    assert ref.is_physically_consistent(G_of(2.0, R @ np.diag([1.0, 2.0, 2.9]) @ R.T, c))
+    assert not ref.is_physically_consistent(G_of(2.0, R @ np.diag([1.0, 2.0, 3.1]) @ R.T, c))
+    # diag(1, 1, 3) about the COM, COM 1 m along z, 2 kg: I_o = 3 1 passes the triangle
+    # inequality and G is positive definite, but no body has it
+    G = G_of(2.0, np.diag([1.0, 1.0, 3.0]), np.array([0.0, 0.0, 1.0]))
+    assert np.linalg.eigvalsh(G).min() > 0 and not ref.is_physically_consistent(G)
+    assert [ref.axis_is_stable([1.0, 2.0, 3.0], k) for k in range(3)] == [False, False, True]
     point = {sp.Symbol("I_k", positive=True): 2.0, sp.Symbol("I_a", positive=True): 1.0,
              sp.Symbol("I_b", positive=True): 3.0, sp.Symbol("Omega", positive=True): 1.0}
     value = float(ref.Omega_k_squared.subs({**point, sp.Symbol("L_r", real=True): 0.0}))
@@ -327,13 +344,52 @@ def test_reference_consistency_and_stability():
     assert value == pytest.approx(1.25 / 3.0, rel=1e-15)
 
 
-def test_reference_world_torque_is_rotated_body_torque():
-    R = random_rotation(RNG)
-    I_b = np.diag([0.2, 0.3, 0.4])
-    w_b, wd_b = RNG.normal(size=3), RNG.normal(size=3)
-    tau_b = I_b @ wd_b + np.cross(w_b, I_b @ w_b)
-    got = ref.world_frame_torque(R, I_b, R @ w_b, R @ wd_b)
-    np.testing.assert_allclose(got, R @ tau_b, rtol=0, atol=1e-12)
+def test_reference_world_torque_is_the_rate_of_world_angular_momentum():
+    """3.1.6: R(t) = exp([W_p] t) R_0 exp([w_s] t); the torque is d/dt (I_w w_w), by central
+    differences of the angular momentum along that motion."""
+    from scipy.linalg import expm
+
+    R0 = random_rotation(RNG)
+    I_b = np.array([[0.2, 0.01, 0.0], [0.01, 0.3, 0.02], [0.0, 0.02, 0.4]])
+    W_p, w_s = RNG.normal(size=3), RNG.normal(0.0, 5.0, 3)
+
+    def L_w(t):
+        R = expm(_skew(W_p) * t) @ R0 @ expm(_skew(w_s) * t)
+        return R @ I_b @ R.T @ (W_p + R @ w_s)
+
+    dt = 1e-5
+    expected = (L_w(dt) - L_w(-dt)) / (2 * dt)
+    got = ref.world_frame_torque(R0, I_b, W_p, w_s)
+    # central differences: truncation ~ dt^2 times the third derivative ~ 1e-8 here,
+    # round-off ~ 1e-16 / dt = 1e-11
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-7)
+    # a constant-rate answer (w_dot = 0) misses W_p x R w_s
+    w = W_p + R0 @ w_s
+    I_w = R0 @ I_b @ R0.T
+    assert np.linalg.norm(np.cross(w, I_w @ w) - expected) > 1e-2 * np.linalg.norm(expected)
+
+
+def test_dissipation_keeps_only_the_spin_about_the_largest_moment():
+    """3.1.8's answer by simulation: a torque tau = k (L (L.w) - w |L|^2) keeps |L| and removes
+    energy (w.tau <= 0); a spin about the smallest-moment axis ends about the largest one."""
+    from lib.integrate import rk4
+
+    I = np.diag([1.0, 2.0, 3.0])
+    k = 0.05
+
+    def rhs(t, w):
+        L = I @ w
+        tau = k * (L * (L @ w) - w * (L @ L))
+        return np.linalg.solve(I, tau - np.cross(w, L))
+
+    for axis in (0, 2):
+        w0 = np.array([0.01, 0.01, 0.01])
+        w0[axis] = 1.0
+        _, ws = rk4(rhs, w0, 0.0, 0.01, 6000)
+        L0, L1 = np.linalg.norm(I @ ws[0]), np.linalg.norm(I @ ws[-1])
+        assert abs(L1 / L0 - 1) < 1e-6                          # |L| kept (RK4 error level)
+        direction = np.abs(I @ ws[-1]) / L1
+        assert direction[2] > 0.999, (axis, direction)          # ends about the largest moment
 
 
 def test_reference_urdf_G_matches_direct_blocks():
@@ -346,6 +402,42 @@ def test_reference_urdf_G_matches_direct_blocks():
     expected = spatial_inertia(m, R @ I_C @ R.T, xyz)
     # Products of O(1) numbers: 1e-12 absolute is round-off with margin.
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_reference_merged_urdf_G_is_the_composite_body():
+    """3.1.10: the merged link's G equals the G of one body with the combined mass, COM and
+    inertia (lib.inertia.combine_bodies), with every part rotated into the link's axes."""
+    from lib.inertia import MassProperties, combine_bodies
+    from lib.model_files import rpy_to_rotation
+
+    mass = np.array([1.3, 0.4])
+    xyz = np.array([[0.1, -0.05, 0.2], [-0.03, 0.02, 0.3]])
+    rpy = np.array([[0.3, -0.4, 1.1], [1.0, 0.2, -0.5]])
+    I_C = [np.array([[0.02, 0.001, -0.002], [0.001, 0.03, 0.0015], [-0.002, 0.0015, 0.025]]),
+           np.array([[0.004, 0.0002, 0.0], [0.0002, 0.003, 0.0001], [0.0, 0.0001, 0.005]])]
+    six = [[I[0, 0], I[0, 1], I[0, 2], I[1, 1], I[1, 2], I[2, 2]] for I in I_C]
+    got = ref.urdf_inertial_to_G(mass, xyz, rpy, six)
+    parts = [MassProperties(m, p, rpy_to_rotation(e) @ I @ rpy_to_rotation(e).T)
+             for m, p, e, I in zip(mass, xyz, rpy, I_C)]
+    body = combine_bodies(parts)
+    # round-off of sums of O(1) products: 1e-12
+    np.testing.assert_allclose(got, spatial_inertia(body.mass, body.inertia_com, body.com),
+                               rtol=0, atol=1e-12)
+
+
+def test_reference_mjcf_fullinertia_reads_either_sign_convention():
+    """3.1.11: the file with matrix entries and the file with +int rho xy dV give one answer."""
+    from lib.model_files import mjcf_fullinertia_to_matrix, rpy_to_rotation
+
+    I = np.array([[0.00686, -0.00274, 0.00219], [-0.00274, 0.00984, 0.00282],
+                  [0.00219, 0.00282, 0.00986]])
+    rpy = [0.1, 0.4, -0.7]
+    as_entries = [I[0, 0], I[0, 1], I[0, 2], I[1, 1], I[1, 2], I[2, 2]]
+    as_integrals = [I[0, 0], -I[0, 1], -I[0, 2], I[1, 1], -I[1, 2], I[2, 2]]
+    a, b = ref.mjcf_fullinertia(rpy, as_entries), ref.mjcf_fullinertia(rpy, as_integrals)
+    R = rpy_to_rotation(rpy)
+    np.testing.assert_allclose(mjcf_fullinertia_to_matrix(a), R @ I @ R.T, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(b, a, rtol=0, atol=1e-15)
 
 
 def test_output_folder_inside_the_submissions_folder_is_not_graded(tmp_path):
@@ -394,9 +486,12 @@ def test_a_checkout_under_tmp_stays_visible_in_the_sandbox(tmp_path, monkeypatch
     monkeypatch.setattr(sandbox, "python_paths", python_paths_in_tmp)
     sub = tmp_path / "s.py"
     # One cell (no "# %%" markers): if lib cannot be imported from the copy in
-    # /tmp, the cell fails and the whole submission scores 0.
+    # /tmp, the cell fails and the whole submission scores 0. (The child grading
+    # the exercises done without lib refuses the import, saying so.)
     one_cell = "\n".join(line for line in SOLUTIONS_TEXT.splitlines() if not line.startswith("# %%"))
-    sub.write_text(f"import lib\nassert lib.__file__.startswith({moved_lib!r}), lib.__file__\n" + one_cell)
+    sub.write_text("try:\n    import lib\nexcept ModuleNotFoundError as exc:\n"
+                   "    assert 'graded without lib' in str(exc), exc\nelse:\n"
+                   f"    assert lib.__file__.startswith({moved_lib!r}), lib.__file__\n" + one_cell)
     report = core.grade_submission(sub, _opts())
     assert report["status"] == "graded" and report["score"] == 29.0, report["messages"]
 
