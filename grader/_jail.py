@@ -126,11 +126,11 @@ _NEW_TASK_SYSCALLS = {"x86_64": (0xC000003E, (56, 57, 58, 435)), "aarch64": (0xC
 def forbid_new_tasks(libc):
     """A seccomp filter: every syscall that starts a thread or a process fails with EAGAIN.
 
-    The runner and the submission then run in one thread of one process whatever the
-    user ids (in the ``userns`` mode RLIMIT_NPROC cannot do it: the count is the
-    instructor's), so everything the submission writes to the result channel comes in
-    program order. Another architecture, or a kernel without seccomp: nothing is
-    installed (RLIMIT_NPROC 1 on the sandbox uid still holds in the root modes).
+    The runner and the submission then run in one thread of one process in every mode
+    (RLIMIT_NPROC cannot do it: in the ``userns`` mode the count is the instructor's, and
+    elsewhere the previous child of the same uid may still be exiting), so everything the
+    submission writes to the result channel comes in program order. On another
+    architecture, or where the kernel refuses the filter, nothing is installed.
     """
     import platform
     import struct
