@@ -19,9 +19,9 @@ the first ``INTEGRATION_SETTINGS`` settings of each figure, a slider driven
 with the keyboard, and the phone layout (390 px: nothing wider than the
 screen, a readable picture, touch-sized controls).
 
-The grids and the reference functions are in ``FIGURES``; ``drive`` and
-``reference`` are reused by ``tools/benchmark_live_widgets.py`` and
-``tests/test_jupyterlab.py``.
+The grids and the reference functions are in ``FIGURES``; ``drive``,
+``open_bare`` and ``reference`` are reused by ``tools/benchmark_live_widgets.py``
+and ``tests/test_jupyterlab.py``.
 """
 
 from __future__ import annotations
@@ -158,17 +158,15 @@ BARE_PAGE_JS = r"""
 """
 
 
-@pytest.fixture(scope="module")
-def bare_page(browser, tmp_path_factory):
-    """Every registered live figure on an empty local page, offline, without the book."""
+def open_bare(context: Any, folder: Path) -> tuple[Any, list[str]]:
+    """A bare local page in ``folder`` holding every registered live figure, offline; wait for the figures."""
     from lib.figures import live
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
     blocked = block_network(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    html = tmp_path_factory.mktemp("bare") / "figures.html"
+    html = folder / "figures.html"
     html.write_text("<!doctype html><html><head><meta charset='utf-8'></head><body></body></html>")
     page.goto(html.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
     for name in cf.FIGURES:
@@ -180,6 +178,14 @@ def bare_page(browser, tmp_path_factory):
         f"document.querySelectorAll('.cf-live[data-frame]').length >= {len(cf.FIGURES)}", timeout=NAV_TIMEOUT_MS
     )
     page.errors = errors
+    return page, blocked
+
+
+@pytest.fixture(scope="module")
+def bare_page(browser, tmp_path_factory):
+    """Every registered live figure on an empty local page, offline, without the book."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page, blocked = open_bare(context, tmp_path_factory.mktemp("bare"))
     page.blocked = blocked
     yield page
     context.close()

@@ -1,10 +1,11 @@
 #!/usr/bin/env python
-"""How long a control change takes to redraw each live figure of "Contact and friction", in the browser.
+"""How long a control change takes to redraw each live figure, in the browser.
 
-Opens the built lesson page in headless Chromium, offline (every request
-other than ``file:`` aborted), and for each of the five live figures
-(``lib/figures/live.py``) sweeps every control over its range, as a reader
-dragging a slider would. For each change it times, inside the page:
+Opens the built lesson page "Contact and friction" (or, with ``--bare``, a
+bare local page holding every registered figure, no book build needed) in
+headless Chromium, offline (every request other than ``file:`` aborted), and
+for each live figure (``lib/figures/live.py``) sweeps every control over its
+range, as a reader dragging a slider would. For each change it times, inside the page:
 
 * ``redraw``: from dispatching the ``input`` event until the figure has
   recomputed the physics and updated its readout and its SVG picture in place
@@ -23,7 +24,8 @@ a median under 16 ms (one frame at 60 Hz). Wall-clock on this machine: it
 prints the load average before and after; run it on an otherwise idle machine.
 
 Usage: ``.venv/bin/python tools/benchmark_live_widgets.py [HTML_DIR] [--repeat N]``
-(HTML_DIR defaults to ``_build/html``, where ``make book`` builds).
+(HTML_DIR defaults to ``_build/html``, where ``make book`` builds), or
+``.venv/bin/python tools/benchmark_live_widgets.py --bare``.
 """
 
 from __future__ import annotations
@@ -32,12 +34,13 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_figures_live import FIGURES, PAGE, open_offline  # noqa: E402
+from test_figures_live import FIGURES, PAGE, open_bare, open_offline  # noqa: E402
 
 #: Sweep every control of one figure and time each change in the page.
 SWEEP_JS = r"""
@@ -77,14 +80,18 @@ def main() -> None:
     parser.add_argument("html_dir", nargs="?", default=str(ROOT / "_build" / "html"))
     parser.add_argument("--repeat", type=int, default=3, help="sweeps per figure (default 3)")
     parser.add_argument("--steps", type=int, default=20, help="positions per slider and sweep (default 20)")
+    parser.add_argument("--bare", action="store_true", help="a bare page of every registered figure, not the book")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as folder:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
         try:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
-            page, blocked = open_offline(context, Path(args.html_dir) / PAGE)
+            if args.bare:
+                page, blocked = open_bare(context, Path(folder))
+            else:
+                page, blocked = open_offline(context, Path(args.html_dir) / PAGE)
             print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
             print(f"{'figure':10s} {'changes':>7s} {'redraw median / p90':>22s} {'+ layout median / p90':>24s}")
             for name in FIGURES:
