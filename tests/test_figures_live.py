@@ -151,8 +151,10 @@ BARE_PAGE_JS = r"""
   window.__models[name] = model;
   const script = document.createElement("script");
   script.type = "module";
-  script.textContent = source.replace(/export default \{ render: liveRender\(FIGURE\) \};\s*$/,
-    `liveRender(FIGURE)({model: window.__models[${JSON.stringify(name)}], el: document.getElementById("figure-${name}")});`);
+  // The module's default export is render(); here it is called on the page's element.
+  const call = `liveRender(FIGURE)({model: window.__models[${JSON.stringify(name)}], `
+    + `el: document.getElementById("figure-${name}")});`;
+  script.textContent = source.replace(/export default \{ render: liveRender\(FIGURE\) \};\s*$/, call);
   document.head.appendChild(script);
 }
 """
