@@ -342,7 +342,7 @@ def test_the_execution_cache_notices_a_change_in_the_figures_javascript(tmp_path
         before = after
 
 
-@pytest.mark.parametrize("figure", ["ramp", "cone2d", "pyramid", "ball_drop", "fingertip"])
+@pytest.mark.parametrize("figure", sorted(cf.FIGURES))
 def test_live_figures_start_from_lib_defaults(figure: str) -> None:
     # Every starting value and constant of a live figure is a keyword default
     # of its *_data function, and every default reaches the front end.
