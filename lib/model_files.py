@@ -16,8 +16,8 @@ import xml.etree.ElementTree as ET
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import FloatArray, as_rotation, as_vector, positive
-from .errors import ModelFileError, NonFiniteError
+from ._validation import FloatArray, as_array, as_rotation, as_vector, one_of, positive
+from .errors import ModelFileError, NonFiniteError, ShapeError
 from .inertia import check_physical_inertia
 from .spatial import inverse_transform, spatial_inertia, transform, transform_spatial_inertia
 
@@ -30,6 +30,7 @@ __all__ = [
     "mjcf_fullinertia_to_matrix",
     "mjcf_diaginertia",
     "parse_mjcf_inertial",
+    "parse_urdf_model",
 ]
 
 
@@ -76,16 +77,19 @@ def rpy_to_rotation(rpy: ArrayLike) -> FloatArray:
 def quat_to_rotation(quat: ArrayLike) -> FloatArray:
     """Rotation of a MuJoCo quaternion ``(w, x, y, z)`` (normalised first).
 
-    Explained in :ref:`sec-rb-model-files`.
+    Vectorised: a stack of quaternions of shape ``(..., 4)`` gives rotations
+    of shape ``(..., 3, 3)`` (the free-flyer joints of
+    :mod:`lib.kinematic_tree` use it on a batch of states). Explained in
+    :ref:`sec-rb-model-files`.
 
     Parameters
     ----------
-    quat : array_like, shape (4,)
+    quat : array_like, shape (4,) or (..., 4)
         Quaternion, scalar first, non-zero.
 
     Returns
     -------
-    numpy.ndarray, shape (3, 3)
+    numpy.ndarray, shape (3, 3) or (..., 3, 3)
         Rotation matrix.
 
     Raises
@@ -104,15 +108,16 @@ def quat_to_rotation(quat: ArrayLike) -> FloatArray:
      [ 1.  0.  0.]
      [ 0.  0.  1.]]
     """
-    q = as_vector(quat, "quat", 4)
-    w, x, y, z = q / positive(np.linalg.norm(q), "the norm of quat")
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
+    q = as_array(quat, "quat", [None] * (np.ndim(quat) - 1) + [4])
+    norm = np.linalg.norm(q, axis=-1, keepdims=True)
+    positive(np.min(norm), "the norm of quat")
+    w, x, y, z = np.moveaxis(q / norm, -1, 0)
+    rows = [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ]
+    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
 
 
 def _find_inertial(xml_text: str, fmt: str) -> ET.Element:
@@ -421,3 +426,189 @@ def parse_mjcf_inertial(xml_text: str) -> tuple[float, FloatArray, FloatArray, F
     return mass, pos, rotation, mjcf_diaginertia(_numbers(diag, "MJCF diaginertia", 3))
 
 
+
+
+#: URDF joint types and the tree joint each becomes (continuous: an unlimited revolute).
+URDF_JOINT_TYPES = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic",
+                    "fixed": "fixed"}
+
+
+def _urdf_link_inertia(link: ET.Element) -> FloatArray:
+    """``G_L`` of a URDF ``<link>``: zero without ``<inertial>`` or with ``mass 0`` and zero inertia."""
+    name = link.get("name")
+    inertial = link.find("inertial")
+    if inertial is None:
+        return np.zeros((6, 6))
+    mass_el = inertial.find("mass")
+    mass = _numbers(None if mass_el is None else mass_el.get("value"), f"link {name!r} <mass value>", 1)[0]
+    if mass == 0.0:
+        inertia_el = inertial.find("inertia")
+        values = [] if inertia_el is None else [
+            _numbers(inertia_el.get(k, "0"), f"link {name!r} <inertia {k}>", 1)[0]
+            for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")]
+        if any(v != 0.0 for v in values):
+            raise ModelFileError(f"link {name!r} has mass 0 but a non-zero inertia: no body has that")
+        return np.zeros((6, 6))
+    try:
+        return urdf_inertial_to_spatial_inertia(*parse_urdf_inertial(ET.tostring(inertial, encoding="unicode")))
+    except ModelFileError as exc:
+        raise ModelFileError(f"link {name!r}: {exc}") from None
+
+
+def _urdf_origin(element: ET.Element, where: str) -> FloatArray:
+    origin = element.find("origin")
+    xyz = _numbers(None if origin is None else origin.get("xyz"), f"{where} <origin xyz>", 3, "0 0 0")
+    rpy = _numbers(None if origin is None else origin.get("rpy"), f"{where} <origin rpy>", 3, "0 0 0")
+    return transform(rpy_to_rotation(rpy), xyz)
+
+
+def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool = True):
+    """Read a URDF ``<robot>`` into a :class:`lib.kinematic_tree.KinematicTree`.
+
+    Each ``<joint>`` becomes a body named after its child link, placed by the
+    joint's ``<origin>`` in the parent link's frame and moving about or along
+    its ``<axis>`` (default ``1 0 0``); each link's ``<inertial>`` becomes the
+    body's spatial inertia (a link without one, or with mass 0 and zero
+    inertia, is massless). ``continuous`` joints are revolute joints without
+    limits; ``<limit>``, ``<dynamics>``, ``<mimic>`` (each mimicking joint
+    keeps its own coordinate, as in Pinocchio's default), visual and collision
+    geometry and meshes are ignored. The root link is the ground
+    (``root_joint="fixed"``; its inertia never moves and is dropped) or a
+    floating base (``"free"``: a free joint named ``root_joint``, as
+    Pinocchio names it). Bodies are numbered depth first, children in the
+    order their joints appear in the file, as Pinocchio does. With
+    ``merge_fixed`` (default) fixed joints are merged into their parents
+    (:func:`lib.kinematic_tree.merge_fixed_joints`) and every link stays a
+    named frame. Explained in :ref:`sec-rn-urdf`.
+
+    Parameters
+    ----------
+    xml_text : str
+        The URDF file's text.
+    root_joint : str, optional
+        ``"fixed"`` or ``"free"``.
+    merge_fixed : bool, optional
+        Merge fixed joints into their parents (default) or keep them as bodies.
+
+    Returns
+    -------
+    KinematicTree
+
+    Raises
+    ------
+    ModelFileError
+        On malformed XML; a joint whose parent or child link is missing; a
+        link that is the child of two joints (a closed loop: a URDF is a
+        tree); no root or several roots; an unsupported joint type
+        (``floating``, ``planar``) or an unknown one; bad numbers.
+    OutOfRangeError
+        If ``root_joint`` is not ``"fixed"`` or ``"free"``.
+    NonPositiveMassError, NonPhysicalInertiaError, NonFiniteError
+        On a link's negative mass or non-physical inertia.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.model_files import parse_urdf_model
+    >>> text = '''<robot name="pendulum"><link name="base"/>
+    ...   <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
+    ...     <inertia ixx="0.08" ixy="0" ixz="0" iyy="0.08" iyz="0" izz="0.001"/></inertial></link>
+    ...   <joint name="hinge" type="continuous"><parent link="base"/><child link="rod"/>
+    ...     <origin xyz="0 0 2"/><axis xyz="0 1 0"/></joint></robot>'''
+    >>> pendulum = parse_urdf_model(text)
+    >>> pendulum.names, pendulum.joint_types, pendulum.joint_names
+    (('rod',), ('revolute',), ('hinge',))
+    """
+    from .kinematic_tree import kinematic_tree, merge_fixed_joints
+
+    one_of(root_joint, "root_joint", ("fixed", "free"))
+    if not isinstance(merge_fixed, (bool, np.bool_)):
+        raise ShapeError(f"merge_fixed must be True or False, got {merge_fixed!r}")
+    if not isinstance(xml_text, str):
+        raise ModelFileError(f"xml_text must be a string of URDF XML, got {type(xml_text).__name__}")
+    try:
+        root = ET.fromstring(xml_text)
+    except ET.ParseError as exc:
+        raise ModelFileError(f"xml_text is not well-formed XML: {exc}") from None
+    if root.tag != "robot":
+        raise ModelFileError(f"a URDF's root element is <robot>, got <{root.tag}>")
+    links = {}
+    for link in root.findall("link"):
+        name = link.get("name")
+        if not name:
+            raise ModelFileError("a URDF <link> has no name")
+        if name in links:
+            raise ModelFileError(f"the URDF defines link {name!r} twice")
+        links[name] = link
+    if not links:
+        raise ModelFileError("the URDF defines no <link>")
+    joints, parent_of, children = [], {}, {name: [] for name in links}
+    for joint in root.findall("joint"):
+        name = joint.get("name")
+        kind = joint.get("type")
+        parent_el, child_el = joint.find("parent"), joint.find("child")
+        parent = None if parent_el is None else parent_el.get("link")
+        child = None if child_el is None else child_el.get("link")
+        if not name or parent is None or child is None:
+            raise ModelFileError(f"URDF joint {name!r} needs a name, a <parent link> and a <child link>")
+        if kind in ("floating", "planar"):
+            raise ModelFileError(f"URDF joint {name!r} has type {kind!r}, which is not supported here "
+                                 f"(supported: {sorted(URDF_JOINT_TYPES)}; a floating base is root_joint='free')")
+        if kind not in URDF_JOINT_TYPES:
+            raise ModelFileError(f"URDF joint {name!r} has unknown type {kind!r} "
+                                 f"(supported: {sorted(URDF_JOINT_TYPES)})")
+        for role, link in (("parent", parent), ("child", child)):
+            if link not in links:
+                raise ModelFileError(f"URDF joint {name!r} names {role} link {link!r}, which the URDF does not define")
+        if child in parent_of:
+            raise ModelFileError(
+                f"link {child!r} is the child of two joints ({parent_of[child][0]!r} and {name!r}): a closed "
+                "loop, but a URDF describes a tree (close loops with constraints, chapter 3.11)")
+        parent_of[child] = (name, parent)
+        children[parent].append(len(joints))
+        joints.append((name, URDF_JOINT_TYPES[kind], parent, child, joint))
+    roots = [name for name in links if name not in parent_of]
+    if len(roots) != 1:
+        raise ModelFileError(f"a URDF tree has exactly one root link (a link that is no joint's child), "
+                             f"found {len(roots)}: {roots} (a loop through every link leaves none)")
+    order = []  # depth first, children in file order
+    stack = [roots[0]]
+    while stack:
+        link = stack.pop()
+        order.append(link)
+        stack.extend(joints[j][3] for j in reversed(children[link]))
+    unreached = sorted(set(links) - set(order))
+    if unreached:
+        raise ModelFileError(f"links {unreached} are not connected to the root {roots[0]!r}: they form a loop")
+    index, parents, types, axes, placements, inertias, names, joint_names = {}, [], [], [], [], [], [], []
+    if root_joint == "free":
+        index[roots[0]] = 0
+        parents.append(-1)
+        types.append("free")
+        axes.append(np.zeros(3))
+        placements.append(np.eye(4))
+        inertias.append(_urdf_link_inertia(links[roots[0]]))
+        names.append(roots[0])
+        joint_names.append("root_joint")
+    else:
+        index[roots[0]] = -1
+    for link in order[1:]:
+        name, kind, parent, _, element = joints[[j[3] for j in joints].index(link)]
+        index[link] = len(names)
+        parents.append(index[parent])
+        types.append(kind)
+        axis_el = element.find("axis")
+        axes.append(_numbers(None if axis_el is None else axis_el.get("xyz"), f"joint {name!r} <axis xyz>", 3,
+                             "1 0 0") if kind != "fixed" else np.zeros(3))
+        if kind != "fixed" and not np.any(axes[-1]):
+            raise ModelFileError(f"URDF joint {name!r} has a zero <axis xyz>")
+        placements.append(_urdf_origin(element, f"joint {name!r}"))
+        inertias.append(_urdf_link_inertia(links[link]))
+        names.append(link)
+        joint_names.append(name)
+    if not names:
+        raise ModelFileError(f"the URDF has no joint below its root link {roots[0]!r}: nothing moves")
+    frames = {roots[0]: (-1, np.eye(4))} if root_joint == "fixed" else {}
+    model = kinematic_tree(parents, types, axes, placements, inertias, names=names,
+                           joint_names=joint_names, frames=frames)
+    return merge_fixed_joints(model) if merge_fixed else model

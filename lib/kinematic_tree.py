@@ -1,0 +1,968 @@
+"""Kinematic trees of rigid bodies: the model, forward kinematics and the RNEA.
+
+A tree has ``n_b`` bodies numbered so that every parent comes before its
+children (``parents[i] < i``; ``-1`` is the fixed ground, the world frame
+``{0}``). Body ``i`` hangs from its parent by joint ``i``; its body frame
+``{i}`` is the joint frame, placed in the parent's frame at ``q_i = 0`` by
+the constant pose ``X_i = T_{lambda(i), i}(0)`` (a URDF joint's
+``<origin>``), and moved by the joint:
+
+- ``"revolute"``: rotation ``q_i`` (rad) about the unit ``axis`` of ``{i}``;
+  ``S_i = (a, 0)``, one coordinate and one velocity;
+- ``"prismatic"``: translation ``q_i`` (m) along ``axis``; ``S_i = (0, a)``;
+- ``"fixed"``: no motion, no coordinate (``S_i`` has no columns);
+- ``"free"`` (a floating base): seven coordinates ``(p, w, x, y, z)``, the
+  position ``p`` of ``{i}`` in the joint frame and the unit quaternion of its
+  orientation, scalar first as :func:`lib.model_files.quat_to_rotation`
+  (Pinocchio stores ``(p, x, y, z, w)``); six velocities, the body twist
+  ``(omega, v)`` of ``{i}`` in ``{i}`` (Pinocchio: ``(v, omega)``), ``S_i =
+  E``; the acceleration is its time derivative.
+
+Conventions: twist ``(omega, v)``, wrench ``(moment, force)``, SI units;
+every per-body twist, acceleration and wrench is expressed in the body's own
+frame ``{i}``, poses are ``T_{0i}`` in the world. ``gravity`` is the
+gravitational acceleration in the world frame (default ``(0, 0, -g)``).
+
+Batches: ``q``, ``v``, ``a`` are one state, shape ``(nq,)``, or a batch of
+``N`` states, shape ``(N, nq)``; every routine loops over the bodies and
+evaluates all states of the batch at once with NumPy broadcasting (no
+Python loop over states). A batch returns every result with a leading axis
+of length ``N``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._validation import (
+    FloatArray,
+    as_array,
+    as_spatial_inertia,
+    as_transform,
+    as_vector,
+    instance_of,
+    one_of,
+)
+from .common import GRAVITY
+from .errors import NonPhysicalInertiaError, NonPositiveValueError, OutOfRangeError, ShapeError
+from .inertia import _skew
+from .model_files import quat_to_rotation
+from .rigid_body import _cross
+from .spatial import inverse_transform, transform_spatial_inertia
+
+__all__ = [
+    "JOINT_TYPES",
+    "KinematicTree",
+    "kinematic_tree",
+    "merge_fixed_joints",
+    "forward_kinematics",
+    "frame_pose",
+    "body_twists",
+    "rnea",
+    "joint_wrenches",
+    "bias_forces",
+    "gravity_torques",
+    "rnea_mass_matrix",
+    "tree_kinetic_energy",
+    "tree_potential_energy",
+]
+
+#: The joint types of a tree, with their numbers of coordinates and velocities.
+JOINT_TYPES = ("revolute", "prismatic", "fixed", "free")
+_NQ = {"revolute": 1, "prismatic": 1, "fixed": 0, "free": 7}
+_NV = {"revolute": 1, "prismatic": 1, "fixed": 0, "free": 6}
+_DEFAULT_GRAVITY = (0.0, 0.0, -GRAVITY)
+#: Relative tolerance on the mass block ``m E`` of a body's spatial inertia.
+_MASS_BLOCK_RTOL = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class KinematicTree:
+    """A tree of rigid bodies and joints; build it with :func:`kinematic_tree`.
+
+    Fields (read-only arrays): ``names`` of the bodies, ``parents`` (``-1``
+    for the ground), ``joint_types``, ``joint_names``, ``axes`` (``(n_b,
+    3)``, unit; zero for fixed and free joints), ``placements`` (``(n_b, 4,
+    4)``, ``X_i``, the joint frame in the parent's frame), ``inertias``
+    (``(n_b, 6, 6)``, ``G_i`` in ``{i}``), the named ``frames`` (a dict
+    ``name -> (body, T_{body, frame})``, body ``-1`` for the ground), and the
+    derived sizes ``nq``, ``nv``, the index ranges ``q_slices`` and
+    ``v_slices`` of each joint, and the motion subspaces ``S`` (``6 x nv_i``
+    each). Explained in :ref:`sec-rn-tree`.
+    """
+
+    names: tuple
+    parents: tuple
+    joint_types: tuple
+    joint_names: tuple
+    axes: FloatArray
+    placements: FloatArray
+    inertias: FloatArray
+    frames: dict
+    nq: int
+    nv: int
+    q_slices: tuple
+    v_slices: tuple
+    S: tuple
+
+    @property
+    def n_bodies(self) -> int:
+        """Number of bodies ``n_b``."""
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return (f"KinematicTree({self.n_bodies} bodies, nq={self.nq}, nv={self.nv}, "
+                f"joints {dict((t, self.joint_types.count(t)) for t in JOINT_TYPES if t in self.joint_types)})")
+
+
+def _names(value, name: str, count: int, default: str) -> tuple:
+    if value is None:
+        return tuple(f"{default}{i}" for i in range(count))
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != count:
+        raise ShapeError(f"{name} must be a sequence of {count} strings, one per body, got {value!r}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item:
+            raise ShapeError(f"{name}[{i}] must be a non-empty string, got {item!r}")
+    if len(set(value)) != count:
+        raise ShapeError(f"{name} must be unique, got {list(value)}")
+    return tuple(value)
+
+
+def _check_inertia(value: ArrayLike, name: str) -> FloatArray:
+    """A spatial inertia: symmetric, positive semidefinite, mass block ``m E`` with ``m >= 0``."""
+    g = as_spatial_inertia(value, name)
+    mass = g[3, 3]
+    scale = max(float(np.max(np.abs(g))), np.finfo(float).tiny)
+    if mass < -_MASS_BLOCK_RTOL * scale or np.max(np.abs(g[3:, 3:] - mass * np.eye(3))) > _MASS_BLOCK_RTOL * scale:
+        raise NonPhysicalInertiaError(
+            f"{name} must be a rigid body's spatial inertia with the mass block m E (m >= 0) "
+            f"in its lower right, got {np.round(g[3:, 3:], 12)!r}")
+    if mass <= _MASS_BLOCK_RTOL * scale and np.max(np.abs(g)) > 0.0 and np.max(np.abs(g[:3, 3:])) > _MASS_BLOCK_RTOL * scale:
+        raise NonPhysicalInertiaError(f"{name} has zero mass but a non-zero first moment m [c]")
+    return g
+
+
+def kinematic_tree(
+    parents: Sequence[int],
+    joint_types: Sequence[str],
+    axes: ArrayLike,
+    placements: ArrayLike,
+    inertias: ArrayLike,
+    names: Sequence[str] | None = None,
+    joint_names: Sequence[str] | None = None,
+    frames: dict | None = None,
+) -> KinematicTree:
+    """Build and check a kinematic tree: parents, joints, placements, spatial inertias.
+
+    Bodies are numbered so that each parent comes first (``parents[i] < i``,
+    ``-1`` for the ground), which also rules out loops. Each body's spatial
+    inertia ``G_i`` (3.1's :func:`lib.spatial.spatial_inertia`) is expressed
+    in its own frame ``{i}``; a massless body (a frame carrier) has ``G_i =
+    0``. Explained in :ref:`sec-rn-tree`.
+
+    Parameters
+    ----------
+    parents : sequence of int, length n_b
+        Parent of each body, ``-1`` for the ground.
+    joint_types : sequence of str, length n_b
+        One of :data:`JOINT_TYPES` per body.
+    axes : array_like, shape (n_b, 3)
+        Joint axis in ``{i}`` (normalised here; non-zero for revolute and
+        prismatic joints, ignored for fixed and free joints).
+    placements : array_like, shape (n_b, 4, 4)
+        ``X_i = T_{lambda(i), i}(0)``: body ``i``'s frame in its parent's (the
+        world's for ``-1``) at ``q_i = 0``.
+    inertias : array_like, shape (n_b, 6, 6)
+        Spatial inertia ``G_i`` in ``{i}``, ordered (angular, linear).
+    names, joint_names : sequence of str, optional
+        Unique body and joint names (default ``body0 ...``, ``joint0 ...``).
+    frames : dict, optional
+        Extra named frames ``{name: (body, T_{body, frame})}`` (an end
+        effector, a link merged by :func:`merge_fixed_joints`).
+
+    Returns
+    -------
+    KinematicTree
+
+    Raises
+    ------
+    ShapeError
+        On malformed arrays, a parent that is not a whole number, or names
+        that are not unique strings.
+    OutOfRangeError
+        On an unknown joint type, or a parent that does not come before its
+        child (a loop or a forward reference).
+    NotATransformError, NonSymmetricError, NonPhysicalInertiaError, NonPositiveValueError, NonFiniteError
+        On a placement that is not a rigid transform, an inertia that is not a
+        rigid body's, or a zero joint axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
+    >>> X = np.eye(4); X[0, 3] = 1.0  # the second joint sits 1 m along the first link's x
+    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
+    ...                      [np.eye(4), X], [G, G])
+    >>> arm.nq, arm.nv, arm.parents
+    (2, 2, (-1, 0))
+    """
+    if isinstance(parents, str) or not isinstance(parents, (Sequence, np.ndarray)):
+        raise ShapeError(f"parents must be a sequence of whole numbers, one per body, got {parents!r}")
+    n_b = len(parents)
+    if n_b < 1:
+        raise ShapeError("parents must name at least one body")
+    parent_list = []
+    for i, p in enumerate(parents):
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer, float, np.floating)) \
+                or not np.isfinite(p) or int(p) != p:
+            raise ShapeError(f"parents[{i}] must be a whole number (a body index, -1 for the ground), got {p!r}")
+        if not -1 <= p < i:
+            raise OutOfRangeError(
+                f"parents[{i}] = {int(p)} must lie in [-1, {i - 1}]: number the bodies so that each "
+                "parent comes before its children (a parent after its child is a loop or a forward "
+                "reference)")
+        parent_list.append(int(p))
+    if isinstance(joint_types, str) or not isinstance(joint_types, (Sequence, np.ndarray)) \
+            or len(joint_types) != n_b:
+        raise ShapeError(f"joint_types must be a sequence of {n_b} joint types (one per body), got {joint_types!r}")
+    types = tuple(one_of(t, f"joint_types[{i}]", JOINT_TYPES) for i, t in enumerate(joint_types))
+    axis_arr = as_array(axes, "axes", (n_b, 3))
+    for i, kind in enumerate(types):
+        if kind in ("revolute", "prismatic"):
+            norm = float(np.linalg.norm(axis_arr[i]))
+            if norm <= 1e-12:
+                raise NonPositiveValueError(f"axes[{i}] of the {kind} joint {i} must be non-zero, got {axis_arr[i]}")
+            axis_arr[i] /= norm
+        else:
+            axis_arr[i] = 0.0
+    place = as_array(placements, "placements", (n_b, 4, 4))
+    for i in range(n_b):
+        as_transform(place[i], f"placements[{i}]")
+    inert = as_array(inertias, "inertias", (n_b, 6, 6))
+    inert = np.stack([_check_inertia(inert[i], f"inertias[{i}]") for i in range(n_b)])
+    body_names = _names(names, "names", n_b, "body")
+    j_names = _names(joint_names, "joint_names", n_b, "joint")
+    frame_dict = {}
+    if frames is not None:
+        if not isinstance(frames, dict):
+            raise ShapeError(f"frames must be a dict {{name: (body, T)}}, got {type(frames).__name__}")
+        for key, item in frames.items():
+            if not isinstance(item, tuple) or len(item) != 2:
+                raise ShapeError(f"frames[{key!r}] must be a pair (body, T_body_frame), got {item!r}")
+            body, pose = item
+            if isinstance(body, bool) or not isinstance(body, (int, np.integer)) or not -1 <= body < n_b:
+                raise OutOfRangeError(f"frames[{key!r}] body must be a body index in [-1, {n_b - 1}], got {body!r}")
+            frame_dict[str(key)] = (int(body), as_transform(pose, f"frames[{key!r}] pose").copy())
+    q_slices, v_slices, subspaces = [], [], []
+    iq = iv = 0
+    for i, kind in enumerate(types):
+        q_slices.append(slice(iq, iq + _NQ[kind]))
+        v_slices.append(slice(iv, iv + _NV[kind]))
+        iq, iv = iq + _NQ[kind], iv + _NV[kind]
+        s = np.zeros((6, _NV[kind]))
+        if kind == "revolute":
+            s[:3, 0] = axis_arr[i]
+        elif kind == "prismatic":
+            s[3:, 0] = axis_arr[i]
+        elif kind == "free":
+            s[:] = np.eye(6)
+        s.setflags(write=False)
+        subspaces.append(s)
+    for array in (axis_arr, place, inert):
+        array.setflags(write=False)
+    return KinematicTree(body_names, tuple(parent_list), types, j_names, axis_arr, place, inert, frame_dict,
+                         iq, iv, tuple(q_slices), tuple(v_slices), tuple(subspaces))
+
+
+def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
+    """The same tree with every fixed joint removed: its body merged into its moving parent.
+
+    A body on a fixed joint moves with its nearest ancestor ``a`` that has a
+    moving joint (or with the ground): its inertia is moved into ``{a}``
+    (``G_a += Ad_{T_ia}^T G_i Ad_{T_ia}``, :func:`lib.spatial.transform_spatial_inertia`),
+    its children hang from ``a`` with the composed placement, and its frame
+    stays available as a named frame. Inertia merged into the ground is
+    dropped (it never moves). Pinocchio's URDF parser merges the same way, so
+    the two trees have the same joints. Explained in :ref:`sec-rn-tree`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        Any tree.
+
+    Returns
+    -------
+    KinematicTree
+        The tree without fixed joints (the model itself if it has none).
+
+    Raises
+    ------
+    ShapeError
+        If ``model`` is not a :class:`KinematicTree`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, merge_fixed_joints
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]))
+    >>> X = np.eye(4); X[0, 3] = 1.0
+    >>> arm = kinematic_tree([-1, 0], ["revolute", "fixed"], np.zeros((2, 3)) + [0, 0, 1.0],
+    ...                      [np.eye(4), X], [G, G], names=["link", "tool"])
+    >>> merged = merge_fixed_joints(arm)
+    >>> merged.names, float(merged.inertias[0][3, 3]), merged.frames["tool"][0]
+    (('link',), 2.0, 0)
+    """
+    instance_of(model, KinematicTree, "model")
+    if "fixed" not in model.joint_types:
+        return model
+    n_b = model.n_bodies
+    anchor = [-1] * n_b  # the moving body (or ground) each body is welded to
+    to_anchor = [np.eye(4)] * n_b  # T_{anchor, i}
+    for i in range(n_b):
+        p = model.parents[i]
+        if model.joint_types[i] == "fixed":
+            anchor[i] = -1 if p < 0 else anchor[p]
+            to_anchor[i] = (np.eye(4) if p < 0 else to_anchor[p]) @ model.placements[i]
+        else:
+            anchor[i], to_anchor[i] = i, np.eye(4)
+    keep = [i for i in range(n_b) if model.joint_types[i] != "fixed"]
+    if not keep:
+        raise ShapeError("model has only fixed joints: merged, nothing would move")
+    new_index = {old: new for new, old in enumerate(keep)}
+    new_index[-1] = -1
+    inertias = {i: model.inertias[i].copy() for i in keep}
+    for i in range(n_b):
+        if model.joint_types[i] == "fixed" and anchor[i] >= 0:
+            inertias[anchor[i]] += transform_spatial_inertia(model.inertias[i], inverse_transform(to_anchor[i]))
+    parents, placements = [], []
+    for i in keep:
+        p = model.parents[i]
+        parents.append(new_index[-1 if p < 0 else anchor[p]])
+        placements.append(model.placements[i] if p < 0 else to_anchor[p] @ model.placements[i])
+    frames = {}
+    for i in range(n_b):
+        if model.joint_types[i] == "fixed":
+            frames[model.names[i]] = (new_index[anchor[i]], to_anchor[i])
+    for key, (body, pose) in model.frames.items():
+        frames[key] = (-1, pose) if body < 0 else (new_index[anchor[body]], to_anchor[body] @ pose)
+    return kinematic_tree(parents, [model.joint_types[i] for i in keep], model.axes[keep], placements,
+                          [inertias[i] for i in keep], names=[model.names[i] for i in keep],
+                          joint_names=[model.joint_names[i] for i in keep], frames=frames)
+
+
+# --------------------------------------------------------------------------- states
+
+
+def _batch(model: KinematicTree, value: ArrayLike, name: str, size: int, batch: int | None) -> FloatArray:
+    """``value`` as a (N, size) array; ``batch`` is N of the first argument (None: either form)."""
+    ndim = np.ndim(value) if not isinstance(value, str) else 0
+    if batch is None:
+        shape = (None, size) if ndim == 2 else (size,)
+    else:
+        shape = (batch, size) if batch > 0 else (size,)
+    array = as_array(value, name, shape)
+    return array if array.ndim == 2 else array[None, :]
+
+
+def _states(model: KinematicTree, *pairs) -> tuple[list[FloatArray], bool]:
+    """Validated state arrays, each (N, n), and whether the input was a single state."""
+    instance_of(model, KinematicTree, "model")
+    first, name, size = pairs[0]
+    arrays = [_batch(model, first, name, size, None)]
+    single = np.ndim(first) == 1
+    n = 0 if single else arrays[0].shape[0]
+    for value, other, other_size in pairs[1:]:
+        arrays.append(_batch(model, value, other, other_size, n))
+    return arrays, single
+
+
+def _gravity(gravity: ArrayLike) -> FloatArray:
+    return as_vector(gravity, "gravity", 3)
+
+
+# --------------------------------------------------------------------------- kinematics
+
+
+def _joint_poses(model: KinematicTree, q: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
+    """``(R, p)`` of ``T_{lambda(i), i}(q)`` for every body, each (N, 3, 3) and (N, 3)."""
+    n = q.shape[0]
+    poses = []
+    for i, kind in enumerate(model.joint_types):
+        r0, p0 = model.placements[i, :3, :3], model.placements[i, :3, 3]
+        qi = q[:, model.q_slices[i]]
+        if kind == "revolute":
+            k = _skew(model.axes[i])
+            s, c = np.sin(qi)[:, :, None], np.cos(qi)[:, :, None]
+            rj = np.eye(3) + s * k + (1.0 - c) * (k @ k)
+            poses.append((r0 @ rj, np.broadcast_to(p0, (n, 3))))
+        elif kind == "prismatic":
+            poses.append((np.broadcast_to(r0, (n, 3, 3)), p0 + qi * (r0 @ model.axes[i])))
+        elif kind == "fixed":
+            poses.append((np.broadcast_to(r0, (n, 3, 3)), np.broadcast_to(p0, (n, 3))))
+        else:  # free
+            poses.append((r0 @ quat_to_rotation(qi[:, 3:]), p0 + qi[:, :3] @ r0.T))
+    return poses
+
+
+def _adjoints(poses: list[tuple[FloatArray, FloatArray]]) -> list[FloatArray]:
+    """``Ad_{T_{i, lambda(i)}}`` (N, 6, 6) for every body: parent twists into the body's frame."""
+    out = []
+    for r, p in poses:
+        rt = np.swapaxes(r, -1, -2)
+        x = np.zeros(r.shape[:-2] + (6, 6))
+        x[..., :3, :3] = rt
+        x[..., 3:, 3:] = rt
+        x[..., 3:, :3] = -rt @ _skew(p)
+        out.append(x)
+    return out
+
+
+def _world_poses(model: KinematicTree, poses) -> list[tuple[FloatArray, FloatArray]]:
+    world = []
+    for i, (r, p) in enumerate(poses):
+        parent = model.parents[i]
+        if parent < 0:
+            world.append((r, p))
+        else:
+            rp, pp = world[parent]
+            world.append((rp @ r, pp + (rp @ p[..., None])[..., 0]))
+    return world
+
+
+def _homogeneous(r: FloatArray, p: FloatArray) -> FloatArray:
+    out = np.zeros(r.shape[:-2] + (4, 4))
+    out[..., :3, :3] = r
+    out[..., :3, 3] = p
+    out[..., 3, 3] = 1.0
+    return out
+
+
+def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
+    """World poses ``T_{0i}`` of every body frame: ``T_{0i} = T_{0 lambda(i)} X_i T_J(q_i)``.
+
+    The forward pass of the RNEA without velocities: poses are composed from
+    the root outwards, one body at a time. Explained in :ref:`sec-rn-forward`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates (rad, m; free joints ``(p, w, x, y, z)``), one state
+        or a batch.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_b, 4, 4) or (N, n_b, 4, 4)
+        Pose of each body frame ``{i}`` in the world.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        If ``model`` is not a tree or ``q`` is not finite of length ``nq``.
+    NonPositiveValueError
+        If a free joint's quaternion is zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, forward_kinematics
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
+    >>> X = np.eye(4); X[0, 3] = 1.0
+    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
+    ...                      [np.eye(4), X], [G, G])
+    >>> T = forward_kinematics(arm, [np.pi / 2, 0.0])
+    >>> print(np.round(T[1, :3, 3], 6) + 0.0)  # the elbow, 1 m up the y axis
+    [0. 1. 0.]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr,), single = _states(model, (q, "q", model.nq))
+    world = _world_poses(model, _joint_poses(model, q_arr))
+    out = np.stack([_homogeneous(r, p) for r, p in world], axis=1)
+    return out[0] if single else out
+
+
+def frame_pose(model: KinematicTree, q: ArrayLike, name: str) -> FloatArray:
+    """World pose of a named frame (a body, or a frame of ``model.frames``).
+
+    Explained in :ref:`sec-rn-forward`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    name : str
+        A body name or a key of ``model.frames``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (4, 4) or (N, 4, 4)
+        ``T_{0f}``.
+
+    Raises
+    ------
+    OutOfRangeError
+        If no body or frame has that name.
+    ShapeError, NonFiniteError
+        On a malformed model or ``q``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, frame_pose
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
+    >>> tip = np.eye(4); tip[0, 3] = 1.0
+    >>> arm = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G], frames={"tip": (0, tip)})
+    >>> print(np.round(frame_pose(arm, [np.pi / 2], "tip")[:3, 3], 6) + 0.0)
+    [0. 1. 0.]
+    """
+    instance_of(model, KinematicTree, "model")
+    options = list(model.names) + list(model.frames)
+    one_of(name, "name", options)
+    T = forward_kinematics(model, q)
+    if name in model.names:
+        return T[..., model.names.index(name), :, :]
+    body, pose = model.frames[name]
+    if body < 0:
+        return np.broadcast_to(pose, T.shape[:-3] + (4, 4)).copy()
+    return T[..., body, :, :] @ pose
+
+
+def _twists(model: KinematicTree, adjoints, v: FloatArray) -> list[FloatArray]:
+    twists = []
+    for i, x in enumerate(adjoints):
+        joint = v[:, model.v_slices[i]] @ model.S[i].T
+        parent = model.parents[i]
+        twists.append(joint if parent < 0 else (x @ twists[parent][..., None])[..., 0] + joint)
+    return twists
+
+
+def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
+    """Body twists ``V_i = Ad_{T_{i lambda(i)}} V_{lambda(i)} + S_i qd_i`` in each body's frame.
+
+    Explained in :ref:`sec-rn-forward`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    v : array_like, shape (nv,) or (N, nv)
+        Joint velocities (rad/s, m/s; a free joint's body twist ``(omega, v)``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_b, 6) or (N, n_b, 6)
+        ``V_i = (omega_i, v_i)`` of frame ``{i}`` in ``{i}``.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model, ``q`` or ``v``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, body_twists
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
+    >>> X = np.eye(4); X[0, 3] = 1.0
+    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
+    ...                      [np.eye(4), X], [G, G])
+    >>> print(np.round(body_twists(arm, [0.0, 0.0], [1.0, 0.0]), 6))  # the elbow moves along y
+    [[0. 0. 1. 0. 0. 0.]
+     [0. 0. 1. 0. 1. 0.]]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
+    twists = _twists(model, _adjoints(_joint_poses(model, q_arr)), v_arr)
+    out = np.stack(twists, axis=1)
+    return out[0] if single else out
+
+
+# --------------------------------------------------------------------------- dynamics
+
+
+def _ad_times(V: FloatArray, W: FloatArray) -> FloatArray:
+    """``ad_V W`` for stacks (N, 6): the motion cross product."""
+    w, v = V[:, :3], V[:, 3:]
+    return np.concatenate([_cross(w, W[:, :3]), _cross(v, W[:, :3]) + _cross(w, W[:, 3:])], axis=1)
+
+
+def _minus_ad_transpose_times(V: FloatArray, P: FloatArray) -> FloatArray:
+    """``-ad_V^T P`` for stacks (N, 6): the velocity-product wrench of momentum ``P = (h, p)``."""
+    w, v = V[:, :3], V[:, 3:]
+    return np.concatenate([_cross(w, P[:, :3]) + _cross(v, P[:, 3:]), _cross(w, P[:, 3:])], axis=1)
+
+
+def _rnea(model: KinematicTree, q: FloatArray, v: FloatArray, a: FloatArray,
+          gravity: FloatArray) -> tuple[FloatArray, list[FloatArray]]:
+    """Joint forces (N, nv) and joint wrenches per body (N, 6) of validated batch arrays."""
+    n = q.shape[0]
+    adjoints = _adjoints(_joint_poses(model, q))
+    base = np.zeros((n, 6))
+    base[:, 3:] = -gravity  # gravity as an upward acceleration of the ground
+    twists, accels, wrenches = [], [], []
+    for i, x in enumerate(adjoints):
+        s = model.S[i]
+        joint_v = v[:, model.v_slices[i]] @ s.T
+        parent = model.parents[i]
+        v_parent = None if parent < 0 else twists[parent]
+        a_parent = base if parent < 0 else accels[parent]
+        twist = joint_v if v_parent is None else (x @ v_parent[..., None])[..., 0] + joint_v
+        accel = ((x @ a_parent[..., None])[..., 0] + _ad_times(twist, joint_v)
+                 + a[:, model.v_slices[i]] @ s.T)
+        g = model.inertias[i]
+        wrench = accel @ g + _minus_ad_transpose_times(twist, twist @ g)
+        twists.append(twist)
+        accels.append(accel)
+        wrenches.append(wrench)
+    tau = np.zeros((n, model.nv))
+    for i in range(model.n_bodies - 1, -1, -1):
+        tau[:, model.v_slices[i]] = wrenches[i] @ model.S[i]
+        parent = model.parents[i]
+        if parent >= 0:
+            wrenches[parent] = wrenches[parent] + (wrenches[i][:, None, :] @ adjoints[i])[:, 0, :]
+    return tau, wrenches
+
+
+def rnea(model: KinematicTree, q: ArrayLike, v: ArrayLike, a: ArrayLike,
+         gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
+    """Inverse dynamics by the recursive Newton-Euler algorithm: ``tau = M(q) a + h(q, v)``.
+
+    Forward pass, root to leaves: ``V_i = Ad_{T_{i lambda}} V_lambda + S_i
+    qd_i`` and ``Vd_i = Ad_{T_{i lambda}} Vd_lambda + ad_{V_i} S_i qd_i + S_i
+    qdd_i``, with the ground accelerating at ``Vd_0 = (0, -gravity)`` so that
+    gravity needs no term of its own. Backward pass, leaves to root: ``F_i =
+    G_i Vd_i - ad_{V_i}^T G_i V_i + sum over children Ad_{T_{c i}}^T F_c``
+    (3.1's Newton-Euler equation per body) and ``tau_i = S_i^T F_i``. Each
+    pass visits every body once: O(n). Explained in :ref:`sec-rn-backward`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    v, a : array_like, shape (nv,) or (N, nv)
+        Joint velocities and accelerations (rad/s, m/s and their rates).
+    gravity : array_like, shape (3,), optional
+        Gravitational acceleration in the world frame, m/s^2 (default ``(0,
+        0, -9.81)``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (nv,) or (N, nv)
+        Joint forces (N m, N); a free joint's entry is the wrench ``(m, f)`` on
+        its body in the body's frame.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state (wrong length, NaN).
+    NonPositiveValueError
+        If a free joint's quaternion is zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, rnea
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])  # point mass
+    >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
+    >>> print(np.round(rnea(pendulum, [0.0], [0.0], [1.0], gravity=[0.0, -9.81, 0.0]), 6))
+    [10.31]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr, v_arr, a_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv))
+    tau, _ = _rnea(model, q_arr, v_arr, a_arr, _gravity(gravity))
+    return tau[0] if single else tau
+
+
+def joint_wrenches(model: KinematicTree, q: ArrayLike, v: ArrayLike, a: ArrayLike,
+                   gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
+    """The wrench ``F_i`` each joint transmits from the parent to body ``i``, in ``{i}``.
+
+    The backward pass of :func:`rnea` before its projection ``tau_i = S_i^T
+    F_i``: the components of ``F_i`` that ``S_i`` does not see are carried by
+    the joint's structure (the bearing's reaction). Gravity is included.
+    Explained in :ref:`sec-rn-backward`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    v, a : array_like, shape (nv,) or (N, nv)
+        Joint velocities and accelerations.
+    gravity : array_like, shape (3,), optional
+        Gravitational acceleration in the world frame, m/s^2.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_b, 6) or (N, n_b, 6)
+        ``F_i = (moment about {i}'s origin, force)`` in ``{i}``, N m and N.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, joint_wrenches
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
+    >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
+    >>> print(np.round(joint_wrenches(pendulum, [0.0], [0.0], [0.0], gravity=[0.0, -9.81, 0.0]), 6) + 0.0)
+    [[ 0.    0.    9.81  0.   19.62  0.  ]]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr, v_arr, a_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv))
+    _, wrenches = _rnea(model, q_arr, v_arr, a_arr, _gravity(gravity))
+    out = np.stack(wrenches, axis=1)
+    return out[0] if single else out
+
+
+def bias_forces(model: KinematicTree, q: ArrayLike, v: ArrayLike,
+                gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
+    """The bias ``h(q, v) = C(q, v) v + g(q)``: the RNEA at zero acceleration.
+
+    Explained in :ref:`sec-rn-bias`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    v : array_like, shape (nv,) or (N, nv)
+        Joint velocities.
+    gravity : array_like, shape (3,), optional
+        Gravitational acceleration in the world frame, m/s^2.
+
+    Returns
+    -------
+    numpy.ndarray, shape (nv,) or (N, nv)
+        ``h``, N m and N.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, bias_forces
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
+    >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
+    >>> print(np.round(bias_forces(pendulum, [0.0], [3.0], gravity=[0.0, -9.81, 0.0]), 6))
+    [9.81]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
+    tau, _ = _rnea(model, q_arr, v_arr, np.zeros_like(v_arr), _gravity(gravity))
+    return tau[0] if single else tau
+
+
+def gravity_torques(model: KinematicTree, q: ArrayLike, gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
+    """The gravity forces ``g(q)``: the RNEA at zero velocity and acceleration.
+
+    Explained in :ref:`sec-rn-bias`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    gravity : array_like, shape (3,), optional
+        Gravitational acceleration in the world frame, m/s^2.
+
+    Returns
+    -------
+    numpy.ndarray, shape (nv,) or (N, nv)
+        ``g(q)``, N m and N: the joint forces that hold the tree still.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, gravity_torques
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
+    >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
+    >>> print(np.round(gravity_torques(pendulum, [0.0], gravity=[0.0, -9.81, 0.0]), 6))
+    [9.81]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr,), single = _states(model, (q, "q", model.nq))
+    zeros = np.zeros((q_arr.shape[0], model.nv))
+    tau, _ = _rnea(model, q_arr, zeros, zeros, _gravity(gravity))
+    return tau[0] if single else tau
+
+
+def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
+    """The mass matrix column by column: ``M e_j = rnea(q, 0, e_j)`` without gravity.
+
+    With zero velocity and gravity the RNEA returns ``M(q) a``; a unit
+    acceleration of joint ``j`` picks column ``j``. That takes ``nv`` RNEA
+    calls of O(n) each: O(n^2) work (the composite-rigid-body algorithm of
+    chapter 3.5 saves the repeated passes). Explained in
+    :ref:`sec-rn-mass-matrix`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+
+    Returns
+    -------
+    numpy.ndarray, shape (nv, nv) or (N, nv, nv)
+        ``M(q)``, symmetric positive definite for a tree whose every joint
+        moves some mass.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, rnea_mass_matrix
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(1.0, np.diag([0.0, 1.0, 1.0]) / 12.0, com=[0.5, 0.0, 0.0])  # a rod
+    >>> X = np.eye(4); X[0, 3] = 1.0
+    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
+    ...                      [np.eye(4), X], [G, G])
+    >>> print(np.round(rnea_mass_matrix(arm, [0.0, 0.0]), 6))
+    [[2.666667 0.833333]
+     [0.833333 0.333333]]
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr,), single = _states(model, (q, "q", model.nq))
+    n = q_arr.shape[0]
+    zeros = np.zeros((n, model.nv))
+    no_gravity = np.zeros(3)
+    out = np.empty((n, model.nv, model.nv))
+    for j in range(model.nv):
+        unit = zeros.copy()
+        unit[:, j] = 1.0
+        out[:, :, j], _ = _rnea(model, q_arr, zeros, unit, no_gravity)
+    out = 0.5 * (out + np.swapaxes(out, -1, -2))  # symmetric in exact arithmetic
+    return out[0] if single else out
+
+
+def tree_kinetic_energy(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray | float:
+    """Kinetic energy ``K = sum_i V_i^T G_i V_i / 2`` (= ``v^T M(q) v / 2``), J.
+
+    Explained in :ref:`sec-lg-energy`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    v : array_like, shape (nv,) or (N, nv)
+        Joint velocities.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (N,)
+        ``K``, J.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, tree_kinetic_energy
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
+    >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
+    >>> print(round(tree_kinetic_energy(pendulum, [0.3], [2.0]), 6))  # m (l w)^2 / 2
+    1.0
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
+    twists = np.stack(_twists(model, _adjoints(_joint_poses(model, q_arr)), v_arr), axis=1)
+    energy = 0.5 * np.einsum("nbi,bij,nbj->n", twists, model.inertias, twists)
+    return float(energy[0]) if single else energy
+
+
+def tree_potential_energy(model: KinematicTree, q: ArrayLike,
+                          gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray | float:
+    """Potential energy ``U = -sum_i m_i gravity . c_i``, J (zero at the world origin).
+
+    ``c_i`` is body ``i``'s centre of mass in the world, read from its
+    spatial inertia (``G_i``'s upper right block is ``m_i [c_i]``).
+    Explained in :ref:`sec-lg-energy`.
+
+    Parameters
+    ----------
+    model : KinematicTree
+        The tree.
+    q : array_like, shape (nq,) or (N, nq)
+        Joint coordinates.
+    gravity : array_like, shape (3,), optional
+        Gravitational acceleration in the world frame, m/s^2.
+
+    Returns
+    -------
+    float or numpy.ndarray, shape (N,)
+        ``U``, J.
+
+    Raises
+    ------
+    ShapeError, NonFiniteError
+        On a malformed model or state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lib.kinematic_tree import kinematic_tree, tree_potential_energy
+    >>> from lib.spatial import spatial_inertia
+    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
+    >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
+    >>> print(round(tree_potential_energy(pendulum, [np.pi / 2], gravity=[0.0, -9.81, 0.0]), 6))
+    9.81
+    """
+    instance_of(model, KinematicTree, "model")
+    (q_arr,), single = _states(model, (q, "q", model.nq))
+    g = _gravity(gravity)
+    world = _world_poses(model, _joint_poses(model, q_arr))
+    # G[:3, 3:] = m [c]: m c_x = G[2, 4], m c_y = G[0, 5], m c_z = G[1, 3]
+    m_c = np.stack([model.inertias[:, 2, 4], model.inertias[:, 0, 5], model.inertias[:, 1, 3]], axis=1)
+    masses = model.inertias[:, 3, 3]
+    energy = np.zeros(q_arr.shape[0])
+    for i, (r, p) in enumerate(world):
+        first_moment = masses[i] * p + (r @ m_c[i])
+        energy -= first_moment @ g
+    return float(energy[0]) if single else energy
