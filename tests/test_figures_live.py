@@ -348,11 +348,20 @@ def test_live_figures_start_from_lib_defaults(figure: str) -> None:
     # of its *_data function, and every default reaches the front end.
     from lib.figures import live
 
-    widget = getattr(live, f"{figure}_live")()
-    defaults = live.defaults(getattr(cf, f"{figure}_data"))
+    widget = live.LiveFigure(figure)
+    defaults = live.defaults(cf.FIGURES[figure].data)
     assert not set(widget.values) & set(widget.constants)
     assert {**widget.values, **widget.constants} == defaults
     assert set(widget.values) == {c["name"] for c in widget.controls}
+
+
+@pytest.mark.parametrize("figure", ["ramp", "cone2d", "pyramid", "ball_drop", "fingertip"])
+def test_the_lessons_short_forms_are_the_registered_figures(figure: str) -> None:
+    from lib.figures import live
+
+    short, full = getattr(live, f"{figure}_live")(), live.LiveFigure(figure)
+    synced = ("name", "title", "controls", "constants", "values", "_esm", "_css")
+    assert [getattr(short, k) for k in synced] == [getattr(full, k) for k in synced]
 
 
 def test_live_figures_refuse_an_unknown_control() -> None:
