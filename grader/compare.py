@@ -78,10 +78,13 @@ def compare(expected, returned, *, rtol: float, atol: float, public: bool) -> Ca
     if public:
         idx = np.unravel_index(int(np.argmax(err - bound)), err.shape) if err.ndim else ()
         where = f" at index {tuple(int(i) for i in idx)}" if idx else ""
+        worst, scale = float(err[idx]), abs(float(exp[idx]))
+        # An absolute error means little without the scale: 4.15e-06 is 24 % of a 1.7e-05 s quantity.
+        relative = f" ({100.0 * worst / scale:.3g} % of |expected| = {scale:.3g})" if scale > 0 else ""
         return CaseResult(
             False,
             f"expected {_fmt(exp)}\n      returned {_fmt(ret)}\n"
-            f"      largest error {float(np.max(err)):.3g}{where}; tolerance {tolerance_text(rtol, atol)}",
+            f"      error {worst:.3g}{where}{relative}; tolerance {tolerance_text(rtol, atol)}",
         )
     return CaseResult(False, "wrong values (inputs and expected answer of hidden cases are not shown)")
 

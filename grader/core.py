@@ -1144,6 +1144,11 @@ def first_refused_import(source: str, with_lib: bool = True):
     return None
 
 
+#: A hidden design case that fails: its inputs and requirements are not shown (README, "Security model").
+HIDDEN_DESIGN_FAILED = ("the design does not meet the requirements of this hidden case "
+                        "(inputs and requirements of hidden cases are not shown)")
+
+
 def judge_design(ex, inputs, value) -> tuple[bool, str]:
     """Run a design exercise's trusted judge on plain data; never raises."""
     if not cmp.is_plain(value) or isinstance(value, bool):
@@ -1163,8 +1168,8 @@ def judge_case(ex, expected, inputs, value, public: bool):
         return cmp.compare_quantity(expected, value, rtol=ex.rtol, atol=ex.atol)
     if ex.kind == "design":
         ok, why = judge_design(ex, inputs, value)
-        if not public and not ok:
-            why = "the design does not meet the requirements" + (f": {why}" if why else "")
+        if not public:  # the judge's words name the case's inputs and limits: never shown for a hidden case
+            return cmp.CaseResult(ok, "passed" if ok else HIDDEN_DESIGN_FAILED)
         return cmp.CaseResult(ok, why if ok or why else "the design does not meet the requirements")
     return cmp.compare(expected, value, rtol=ex.rtol, atol=ex.atol, public=public)
 
@@ -1177,6 +1182,10 @@ def format_report(report: Report) -> str:
     for msg in report["messages"]:
         lines.append(f"  note: {p(msg)}")
     for ex in report["exercises"]:
+        # A public case's message shows arrays over several lines: each on a line of its own
+        # (printable() would show the line breaks as a literal \n).
+        first, *more = str(ex["feedback"]).split("\n")
         lines.append(f"  Exercise {p(ex['number'])} {p(ex['name'])}: {ex['score']:g} / {ex['points']:g} "
-                     f"-- {p(ex['feedback'])}")
+                     f"-- {p(first)}")
+        lines.extend(f"    {p(line)}" for line in more)
     return "\n".join(lines)

@@ -19,6 +19,8 @@ results (``chmod -R go-rwx``).
 
 from __future__ import annotations
 
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -154,7 +156,8 @@ def make_bundle(chapter: Chapter, out: str | Path, solutions=None, seed: int | N
     ``solutions``: the reference solutions to pack (a private folder or file;
     default the repository's); ``seed``: the hidden cases' seed written into
     ``run_autograder`` (default the chapter's public one). Both stay inside the
-    zip, which Gradescope never shows to students.
+    zip, which Gradescope never shows to students; the file is written with mode
+    0600 whatever the umask.
     """
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -162,13 +165,30 @@ def make_bundle(chapter: Chapter, out: str | Path, solutions=None, seed: int | N
     if not sol.is_file():
         raise FileNotFoundError(f"reference solutions not found at {sol}")
 
+    # The zip holds the private solutions and seed: readable by its owner only, whatever the umask
+    # (written to a 0600 temporary file beside it, then renamed over any older bundle).
+    fd, tmp = tempfile.mkstemp(prefix=".bundle-", suffix=".zip", dir=out.parent)
+    os.fchmod(fd, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            _write_bundle(fh, chapter, sol, seed)
+        os.replace(tmp, out)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return out
+
+
+def _write_bundle(fh, chapter: Chapter, sol: Path, seed: int | None) -> None:
+    """The bundle's files into the open file ``fh``."""
+
     def add_tree(zf, src: Path, arc: str):
         for p in sorted(src.rglob("*")):
             if "__pycache__" in p.parts or p.suffix == ".pyc" or not p.is_file():
                 continue
             zf.write(p, f"{arc}/{p.relative_to(src).as_posix()}")
 
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
         scripts = (("setup.sh", SETUP_SH.format(pip=PIP_VERSION)),
                    ("run_autograder", RUN_AUTOGRADER.format(chapter=chapter.name, failed=GRADER_FAILED,
                                                      seed="" if seed is None else f" --seed {int(seed)}")))
@@ -181,4 +201,3 @@ def make_bundle(chapter: Chapter, out: str | Path, solutions=None, seed: int | N
         add_tree(zf, REPO_ROOT / "grader", "grader")
         add_tree(zf, REPO_ROOT / "lib", "lib")
         zf.write(sol, f"solutions/{chapter.name}.py")
-    return out

@@ -299,7 +299,7 @@ def to_choice(value, options, multi):
     """A multiple-choice answer as the sorted list of the chosen options' indices.
 
     ``"B"`` (or ``"b"``) for one choice; a set, list or tuple of letters (or a
-    string ``"A, C"``) for a multiple select. Raises :class:`AnswerError`.
+    string ``"A, C"``, ``"A C"`` or ``"AC"``) for a multiple select. Raises :class:`AnswerError`.
     """
     what = "a set of letters such as {\"A\", \"C\"}" if multi else "one letter such as \"B\""
     if value is None:
@@ -307,6 +307,8 @@ def to_choice(value, options, multi):
     if isinstance(value, str):
         text = _plain_str(value, "the answer")
         items = [t for t in text.replace(";", ",").replace(" ", ",").split(",") if t]
+        if multi and len(items) == 1 and len(items[0]) > 1 and all(len(o) == 1 for o in options):
+            items = list(items[0])  # "AC": letters written without separators
     elif type(value) in (set, frozenset, list, tuple):
         if len(value) > len(options):
             raise AnswerError(f"has {len(value)} entries; there are only {len(options)} options")
@@ -336,6 +338,28 @@ PREFIXES = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "\u00b5": 1e-6, "\u03bc": 1e-6, "m
 _SUPERSCRIPTS = {"\u00b2": "2", "\u00b3": "3", "\u2074": "4", "\u207b": "-", "\u00b9": "1"}
 
 
+#: Units spelled out (singular; a plural "s" is removed first) and their prefixes.
+SPELLED_UNITS = {"meter": "m", "metre": "m", "gram": "g", "second": "s", "sec": "s", "newton": "N",
+                 "pascal": "Pa", "joule": "J", "watt": "W", "hertz": "Hz", "radian": "rad",
+                 "degree": "deg", "minute": "min", "hour": "h"}
+SPELLED_PREFIXES = {"pico": "p", "nano": "n", "micro": "u", "milli": "m", "centi": "c", "kilo": "k",
+                    "mega": "M", "giga": "G"}
+
+
+def _spelled(base):
+    """'kilometers' -> 'km', 'seconds' -> 's'; None if ``base`` is no unit spelled out."""
+    word = base.lower()
+    for prefix, symbol in [("", ""), *SPELLED_PREFIXES.items()]:
+        if not word.startswith(prefix):
+            continue
+        rest = word[len(prefix):]
+        for unit in (rest, rest[:-1] if rest.endswith("s") and rest != "hertz" else None,
+                     rest[:-2] if rest.endswith("es") else None):
+            if unit in SPELLED_UNITS and not (symbol and SPELLED_UNITS[unit] in ("min", "h", "deg")):
+                return symbol + SPELLED_UNITS[unit]
+    return None
+
+
 def _unit_factor(token):
     """'mm^2' -> (1e-6, (0, 2, 0)); raises AnswerError for an unknown unit."""
     plain, in_power = [], False
@@ -355,6 +379,8 @@ def _unit_factor(token):
         raise AnswerError(f"has the unit {token[:12]!r}: write powers as m^2 or m**2") from None
     if not -4 <= exponent <= 4:
         raise AnswerError(f"has the power {exponent} in its unit; powers from -4 to 4 only")
+    if base not in UNITS and not (len(base) > 1 and base[0] in PREFIXES and base[1:] in UNITS):
+        base = _spelled(base) or base
     if base in UNITS:
         factor, dims = UNITS[base]
     elif len(base) > 1 and base[0] in PREFIXES and base[1:] in UNITS and base[1:] not in ("min", "h", "deg", "1"):
@@ -365,11 +391,16 @@ def _unit_factor(token):
     return factor ** exponent, tuple(d * exponent for d in dims)
 
 
+#: The number at the start of a quantity's text ("4.382m", "4.382 m", "-2e5 N/m").
+_NUMBER = __import__("re").compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
 def to_quantity(value):
     """A number with a unit as ``[value in SI units, kg, m, s exponents]``.
 
-    Accepts ``"0.35 mm"``, ``"2.1e5 N/m"``, ``"9.81 m/s^2"``, ``(0.35, "mm")``;
-    a plain number is a dimensionless quantity. Raises :class:`AnswerError`.
+    Accepts ``"0.35 mm"``, ``"0.35mm"``, ``"2.1e5 N/m"``, ``"9.81 m/s^2"``, units spelled out
+    (``"4.382 meters"``, ``"3 meters per second"``), ``(0.35, "mm")``; a plain number is a
+    dimensionless quantity. Raises :class:`AnswerError`.
     """
     import math
 
@@ -384,12 +415,11 @@ def to_quantity(value):
         number, unit = float(value[0]), _plain_str(value[1], "the unit")
     elif isinstance(value, str):
         text = _plain_str(value, "the answer")
-        head, _, unit = text.partition(" ")
-        try:
-            number = float(head)
-        except ValueError:
-            raise AnswerError(f"{text[:30]!r} does not start with a number and a space, "
-                              'as in "0.35 mm"') from None
+        m = _NUMBER.match(text)
+        if m is None:
+            raise AnswerError(f"{text[:30]!r} does not start with a number, as in \"0.35 mm\"")
+        number, unit = float(m.group(0)), text[m.end():]
+        unit = " / ".join(part.strip() for part in unit.split(" per "))  # "meters per second"
     else:
         raise AnswerError(f'is a {type(value).__name__}; assign a number with its unit, e.g. "0.35 mm"')
     if not math.isfinite(number):
@@ -431,6 +461,20 @@ def render(value):
         return "<could not be shown>"
 
 
+def _matrix_from_rows(rows, sympy):
+    """A list of lists of SymPy expressions or numbers as a Matrix (text entries are refused: never parsed)."""
+    if len(rows) > 64 or any(len(row) > 64 for row in rows):
+        raise AnswerError("is a list far too large for a matrix")
+    for row in rows:
+        for entry in row:
+            if not (isinstance(entry, sympy.Basic) or _is_number(entry)):
+                raise AnswerError(f"is a list with an entry of type {type(entry).__name__}; "
+                                  "expected SymPy expressions or numbers")
+    if len({len(row) for row in rows}) > 1:
+        raise AnswerError("is a list of rows of different lengths")
+    return sympy.Matrix([list(row) for row in rows])
+
+
 def evaluate_expression(value, symbols, points, shape=None):
     """Evaluate a SymPy expression or Matrix at points {symbol name: float}.
 
@@ -443,6 +487,8 @@ def evaluate_expression(value, symbols, points, shape=None):
         raise AnswerError("is None: this exercise is not done yet (assign a SymPy expression)")
     if isinstance(value, bool):
         raise AnswerError("is a bool; expected a SymPy expression")
+    if shape is not None and type(value) in (list, tuple) and all(type(row) in (list, tuple) for row in value):
+        value = _matrix_from_rows(value, sympy)  # [[a, b], [c, d]]: a Matrix written as its rows
     is_matrix = isinstance(value, sympy.MatrixBase)
     if shape is not None and not is_matrix:
         raise AnswerError(
