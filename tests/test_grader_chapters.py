@@ -256,28 +256,33 @@ def fix_flipped_product(params):
     return max(trials, key=min_eig)
 ''',
     "body_wrench": '''
-def body_wrench(mass, inertia, com, omega, v, omega_dot, v_dot):
-    v_c = v + np.cross(omega, com)
-    f = mass * (v_dot + np.cross(omega_dot, com) + np.cross(omega, v_c))
+def body_wrench(mass, inertia, com, omega, v, omega_dot, accel):
+    a_c = accel + np.cross(omega_dot, com) + np.cross(omega, np.cross(omega, com))
+    f = mass * a_c
     m_c = inertia @ omega_dot + np.cross(omega, inertia @ omega)
     return np.hstack([m_c + np.cross(com, f), f])
 ''',
     "steiner_block": '''
-m, c_x, c_y, c_z = sp.symbols("m c_x c_y c_z")
-I_xx, I_yy, I_zz, I_xy, I_xz, I_yz = sp.symbols("I_xx I_yy I_zz I_xy I_xz I_yz")
-I_c = sp.Matrix([[I_xx, I_xy, I_xz], [I_xy, I_yy, I_yz], [I_xz, I_yz, I_zz]])
-c = sp.Matrix([c_x, c_y, c_z])
-def hat(a):
-    return sp.Matrix([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
-Ad = sp.BlockMatrix([[sp.eye(3), sp.zeros(3)], [hat(-c), sp.eye(3)]]).as_explicit()
-G_c = sp.diag(I_c, m * sp.eye(3))
-G_a = sp.simplify(Ad.T * G_c * Ad)
-steiner_block = G_a[:3, :3]
+m, r, ell = sp.symbols("m r ell", positive=True)
+z, s, th = sp.symbols("z s theta", positive=True)
+rho = m / (sp.pi * r**2 * ell / 3)
+def integral(f):
+    return rho * sp.integrate(f * s, (s, 0, r * z / ell), (th, 0, 2 * sp.pi), (z, 0, ell))
+x, y = s * sp.cos(th), s * sp.sin(th)
+I_apex = sp.diag(integral(y**2 + z**2), integral(x**2 + z**2), integral(x**2 + y**2))
+zc = integral(z) / m
+steiner_block = sp.simplify(I_apex - m * zc**2 * sp.diag(1, 1, 0))
 ''',
     "is_physically_consistent": '''
-def is_physically_consistent(inertia):
-    l1, l2, l3 = np.linalg.eigvalsh(inertia)
-    return l1 >= 0 and l1 + l2 >= l3
+def is_physically_consistent(G):
+    m = G[3, 3]
+    h = np.array([G[2, 4], G[0, 5], G[1, 3]])     # m c from the block m [c]
+    I_o = G[:3, :3]
+    Pi = np.zeros((4, 4))
+    Pi[:3, :3] = np.trace(I_o) / 2 * np.eye(3) - I_o
+    Pi[:3, 3] = Pi[3, :3] = h
+    Pi[3, 3] = m
+    return bool(np.linalg.eigvalsh(Pi)[0] >= -1e-12)
 ''',
     "Omega_k_squared": '''
 I_k, I_a, I_b, Omega, L_r = sp.symbols("I_k I_a I_b Omega L_r")
@@ -285,29 +290,28 @@ Omega_k_squared = (Omega * (I_k - I_a) + L_r) * (Omega * (I_k - I_b) + L_r) / (I
 ''',
     "axis_is_stable": '''
 def axis_is_stable(moments, k):
-    a, b = [moments[j] for j in range(3) if j != k]
-    return (moments[k] - a) * (moments[k] - b) > 0
+    return bool(moments[k] == max(moments))
 ''',
     "world_frame_torque": '''
-def world_frame_torque(R, inertia_body, omega_world, omega_dot_world):
+def world_frame_torque(R, inertia_body, precession, spin):
     I_w = R @ inertia_body @ R.T
-    return I_w @ omega_dot_world + np.cross(omega_world, I_w @ omega_world)
+    w = precession + R @ spin
+    w_dot = np.cross(precession, R @ spin)
+    return I_w @ w_dot + np.cross(w, I_w @ w)
 ''',
     "urdf_inertial_to_G": '''
 def urdf_inertial_to_G(mass, xyz, rpy, inertia):
-    r, p, y = rpy
-    Rx = np.array([[1, 0, 0], [0, np.cos(r), -np.sin(r)], [0, np.sin(r), np.cos(r)]])
-    Ry = np.array([[np.cos(p), 0, np.sin(p)], [0, 1, 0], [-np.sin(p), 0, np.cos(p)]])
-    Rz = np.array([[np.cos(y), -np.sin(y), 0], [np.sin(y), np.cos(y), 0], [0, 0, 1]])
-    R = Rz @ Ry @ Rx
-    ixx, ixy, ixz, iyy, iyz, izz = inertia
-    I_C = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     def hat(a):
         return np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
-    G_C = np.block([[I_C, np.zeros((3, 3))], [np.zeros((3, 3)), mass * np.eye(3)]])
-    Rt, pt = R.T, -R.T @ xyz
-    Ad = np.block([[Rt, np.zeros((3, 3))], [hat(pt) @ Rt, Rt]])
-    return Ad.T @ G_C @ Ad
+    G = np.zeros((6, 6))
+    for m, p, (r, q, y), (ixx, ixy, ixz, iyy, iyz, izz) in zip(mass, xyz, rpy, inertia):
+        Rx = np.array([[1, 0, 0], [0, np.cos(r), -np.sin(r)], [0, np.sin(r), np.cos(r)]])
+        Ry = np.array([[np.cos(q), 0, np.sin(q)], [0, 1, 0], [-np.sin(q), 0, np.cos(q)]])
+        Rz = np.array([[np.cos(y), -np.sin(y), 0], [np.sin(y), np.cos(y), 0], [0, 0, 1]])
+        R = Rz @ Ry @ Rx
+        I_L = R @ np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]) @ R.T
+        G += np.block([[I_L - m * hat(p) @ hat(p), m * hat(p)], [-m * hat(p), m * np.eye(3)]])
+    return G
 ''',
     "mjcf_fullinertia": '''
 def mjcf_fullinertia(rpy, inertia):
@@ -317,25 +321,31 @@ def mjcf_fullinertia(rpy, inertia):
     Rz = np.array([[np.cos(y), -np.sin(y), 0], [np.sin(y), np.cos(y), 0], [0, 0, 1]])
     R = Rz @ Ry @ Rx
     ixx, ixy, ixz, iyy, iyz, izz = inertia
-    I = R @ np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]) @ R.T
+    for sgn in (1, -1):
+        I = np.array([[ixx, sgn * ixy, sgn * ixz], [sgn * ixy, iyy, sgn * iyz], [sgn * ixz, sgn * iyz, izz]])
+        l1, l2, l3 = np.linalg.eigvalsh(I)
+        if l1 >= 0 and l1 + l2 >= l3:
+            break
+    I = R @ I @ R.T
     return np.array([I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]])
 ''',
     "payload_box": '''
 def payload_box(density, m_min, omega, omega_dot, g, moment_max):
+    from scipy.optimize import minimize
     from lib.inertia import box_inertia
     from lib.rigid_body import spatial_newton_euler
     from lib.spatial import spatial_inertia
     vol = 1.000001 * m_min / density
-    def moment(a, b):
+    def moment(x):
+        a, b = np.clip(x, 0.01, 0.4)
         ell = vol / (a * b)
         m = density * a * b * ell
         G = spatial_inertia(m, box_inertia(m, [a, b, ell]), com=[0, 0, ell / 2])
         F = spatial_newton_euler(G, np.r_[omega, 0, 0, 0], np.r_[omega_dot, -g])
-        return np.linalg.norm(F[:3])
-    for a in np.linspace(0.05, 0.4, 15):
-        for b in np.linspace(0.05, 0.4, 15):
-            if 0.01 <= vol / (a * b) <= 0.4 and moment(a, b) <= 0.99 * moment_max:
-                return np.array([a, b, vol / (a * b)])
+        return np.linalg.norm(F[:3]) + 1e3 * max(0.0, 0.01 - ell) + 1e3 * max(0.0, ell - 0.4)
+    grid = [(a, b) for a in np.linspace(0.02, 0.4, 12) for b in np.linspace(0.02, 0.4, 12)]
+    a, b = np.clip(minimize(moment, min(grid, key=moment), method="Nelder-Mead").x, 0.01, 0.4)
+    return np.array([a, b, vol / (a * b)])
 ''',
 }
 
@@ -467,3 +477,130 @@ def mesh_inertia(vertices, faces, density):
     report = core.grade_submission(sub, _opts("rigid_body_dynamics"))
     entry = next(e for e in report["exercises"] if e["name"] == "mesh_inertia")
     assert entry["score"] == entry["points"], core.format_report(report)
+
+
+# --------------------------------------------------------------------------
+# 3.1: typical wrong answers lose points (issue 19, points 10 and 11)
+# --------------------------------------------------------------------------
+
+def _share_passed(name, answer, seed=None):
+    """Fraction of a 3.1 function exercise's cases (public and hidden) that ``answer`` passes,
+    compared with the reference as the grader compares (grader.compare)."""
+    import numpy as np
+
+    from grader.compare import compare
+    from grader.spec import load_solutions
+
+    spec = load_chapter("rigid_body_dynamics")
+    ex = spec.exercise(name)
+    ref = getattr(load_solutions("rigid_body_dynamics"), name)
+    cases = ex.case_inputs(spec.seed if seed is None else seed)
+    ok = 0
+    for _, case in cases:
+        args = [np.asarray(case[a], dtype=float) if isinstance(case[a], list) else case[a] for a in ex.args]
+        expected, returned = (bool(x) if isinstance(x, (bool, np.bool_)) else np.asarray(x, dtype=float).tolist()
+                              for x in (ref(*args), answer(*args)))
+        ok += compare(expected, returned, rtol=ex.rtol, atol=ex.atol, public=True).passed
+    return ok / len(cases)
+
+
+def test_a_wrong_sign_of_the_rotor_momentum_fails_a_public_case_of_3_1_7():
+    """Issue 19.10: the check cell passed Omega_k^2 with L_r of the wrong sign."""
+    import sympy as sp
+
+    from grader.inline import check_exercise
+    from grader.spec import load_solutions
+
+    I_k, I_a, I_b, Omega, L_r = sp.symbols("I_k I_a I_b Omega L_r")
+    wrong = ((I_k - I_a) * Omega - L_r) * ((I_k - I_b) * Omega - L_r) / (I_a * I_b)
+    assert not check_exercise("rigid_body_dynamics", "Omega_k_squared", wrong).passed_public
+    right = load_solutions("rigid_body_dynamics").Omega_k_squared
+    assert check_exercise("rigid_body_dynamics", "Omega_k_squared", right).passed_public
+
+
+def test_designs_without_dynamics_lose_most_points_of_3_1_12():
+    """Issue 19.10: a 1 cm plate earned 2.5 of 3 points. The cube and the thinnest square plate
+    (clipped to the largest edge) now fail every case, public and hidden, for several seeds,
+    while the reference design passes every case; the rounded public cases keep the rules of
+    the hidden ones."""
+    import numpy as np
+
+    from grader.chapters.rigid_body_dynamics import PAYLOAD_EDGES, _best_box, _judge_payload, _lazy_moments
+    from grader.spec import load_solutions
+
+    spec = load_chapter("rigid_body_dynamics")
+    ex = spec.exercise("payload_box")
+    solve = load_solutions("rigid_body_dynamics").payload_box
+    for seed in (spec.seed, 1, 2):
+        for public, case in ex.case_inputs(seed):
+            V = case["m_min"] / case["density"]
+            side = min(np.sqrt(V / PAYLOAD_EDGES[0]), PAYLOAD_EDGES[1])
+            for lazy in ([side, side, PAYLOAD_EDGES[0]], [V ** (1 / 3)] * 3):
+                assert not _judge_payload(case, lazy)[0], (seed, public, lazy)
+            design = solve(*[case[a] for a in ex.args])
+            assert _judge_payload(case, design)[0], _judge_payload(case, design)[1]
+            if public:
+                c = {k: np.asarray(v, dtype=float) if isinstance(v, list) else v for k, v in case.items()}
+                best = _best_box(c, 80)
+                assert best < case["moment_max"] < min(_lazy_moments(c)) and min(_lazy_moments(c)) > 1.6 * best
+
+
+def test_typical_wrong_answers_lose_points_in_3_1():
+    """Issue 19.11: each reworked exercise rejects the answer that skips its step."""
+    import numpy as np
+
+    from grader.spec import load_solutions
+    from lib.model_files import rpy_to_rotation
+
+    ref = load_solutions("rigid_body_dynamics")
+
+    # 3.1.3: "G positive definite" and "triangle inequality of the upper-left block"
+    assert _share_passed("is_physically_consistent", lambda G: bool(np.linalg.eigvalsh(G).min() > 0)) == 4 / 6
+    def triangle_of_I_o(G):
+        lam = np.sort(np.linalg.eigvalsh(G[:3, :3]))
+        return bool(lam[0] >= 0 and lam[0] + lam[1] >= lam[2])
+    assert _share_passed("is_physically_consistent", triangle_of_I_o) <= 4 / 6
+    # 3.1.5: the acceleration of the origin taken for the derivative of the twist's components
+    def v_dot_as_accel(mass, inertia, com, omega, v, omega_dot, accel):
+        v_c = v + np.cross(omega, com)
+        f = mass * (accel + np.cross(omega_dot, com) + np.cross(omega, v_c))
+        return np.r_[inertia @ omega_dot + np.cross(omega, inertia @ omega) + np.cross(com, f), f]
+    assert _share_passed("body_wrench", v_dot_as_accel) == 0
+    # 3.1.6: constant rates taken for zero angular acceleration
+    def no_w_dot(R, inertia_body, precession, spin):
+        I_w = R @ inertia_body @ R.T
+        w = precession + R @ spin
+        return np.cross(w, I_w @ w)
+    assert _share_passed("world_frame_torque", no_w_dot) == 0
+    # 3.1.8: the rigid-body rule, and "never stable"
+    def rigid(moments, k):
+        a, b = [moments[j] for j in range(3) if j != k]
+        return bool((moments[k] - a) * (moments[k] - b) > 0)
+    assert _share_passed("axis_is_stable", rigid) == 0.5
+    assert _share_passed("axis_is_stable", lambda moments, k: False) == 0.5
+    # 3.1.10: only the first part, and the parts' inertias added without their offsets
+    assert _share_passed("urdf_inertial_to_G", lambda m, x, e, i: ref.urdf_inertial_to_G(m[:1], x[:1], e[:1], i[:1])) == 0
+    def no_steiner(mass, xyz, rpy, inertia):
+        return ref.urdf_inertial_to_G(mass, np.zeros_like(xyz), rpy, inertia)
+    assert _share_passed("urdf_inertial_to_G", no_steiner) == 0
+    # 3.1.11: the products read as written, whatever the exporter
+    def ignore_sign(rpy, inertia):
+        ixx, ixy, ixz, iyy, iyz, izz = inertia
+        R = rpy_to_rotation(rpy)
+        I = R @ np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]) @ R.T
+        return np.array([I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]])
+    assert _share_passed("mjcf_fullinertia", ignore_sign) == 0.5
+
+
+def test_the_cone_without_the_steiner_step_fails_3_1_9():
+    """3.1.9: the inertia about the apex, and the Steiner term added instead of subtracted."""
+    import sympy as sp
+
+    from grader.inline import check_exercise
+
+    m, r, ell = sp.symbols("m r ell", positive=True)
+    apex = sp.diag(sp.Rational(3, 20) * m * r**2 + sp.Rational(3, 5) * m * ell**2,
+                   sp.Rational(3, 20) * m * r**2 + sp.Rational(3, 5) * m * ell**2, sp.Rational(3, 10) * m * r**2)
+    added = apex + m * (3 * ell / 4) ** 2 * sp.diag(1, 1, 0)
+    for wrong in (apex, added):
+        assert not check_exercise("rigid_body_dynamics", "steiner_block", wrong).passed_public

@@ -33,9 +33,8 @@ INERTIA = '''def inertia_between_points(inertia_a, mass, com, a, b):
         return mass * (d @ d * np.eye(3) - np.outer(d, d))
     return inertia_a - shift(com - a) + shift(com - b)
 '''
-WRENCH = '''def body_wrench(mass, inertia, com, omega, v, omega_dot, v_dot):
-    v_c = v + np.cross(omega, com)
-    force = mass * (v_dot + np.cross(omega_dot, com) + np.cross(omega, v_c))
+WRENCH = '''def body_wrench(mass, inertia, com, omega, v, omega_dot, accel):
+    force = mass * (accel + np.cross(omega_dot, com) + np.cross(omega, np.cross(omega, com)))
     moment = inertia @ omega_dot + np.cross(omega, inertia @ omega) + np.cross(com, force)
     return np.concatenate([moment, force])
 '''

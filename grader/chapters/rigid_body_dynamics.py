@@ -20,8 +20,8 @@ import numpy as np
 from grader.spec import Chapter, DesignExercise, ExpressionExercise, FunctionExercise
 from lib._validation import (as_matrix, as_rotation, as_symmetric, as_vector, in_range, positive,
                              positive_array, real_number)
-from lib.common import random_rotation
-from lib.inertia import check_physical_inertia
+from lib.common import GRAVITY, random_rotation
+from lib.inertia import check_physical_inertia, is_physically_consistent
 from lib.model_files import rpy_to_rotation
 
 
@@ -76,9 +76,14 @@ def _valid_between_points(c):
     inertia_about_com(c["inertia_a"], c["mass"], com - np.asarray(c["a"], float))
 
 
-def _valid_any_inertia(c):
-    # 3.1.3 asks whether an inertia is physical: its cases need only be symmetric 3x3 matrices.
-    as_symmetric(c["inertia"], "inertia", 3)
+def _valid_spatial(c):
+    # 3.1.3 asks whether a spatial inertia is physical: its cases need only have the form
+    # [[I_o, m[c]], [-m[c], m 1]] with m > 0 and a symmetric I_o.
+    G = as_symmetric(c["G"], "G", 6)
+    positive(G[3, 3], "m")
+    if not (np.allclose(G[3:, 3:], G[3, 3] * np.eye(3), rtol=0, atol=1e-12)
+            and np.allclose(G[:3, 3:], -G[:3, 3:].T, rtol=0, atol=1e-12)):
+        raise ValueError("G must have the blocks [[I_o, m[c]], [-m[c], m 1]]")
 
 
 def _valid_params(c):
@@ -92,15 +97,15 @@ def _valid_params(c):
 def _valid_wrench(c):
     positive(c["mass"], "mass")
     check_physical_inertia(c["inertia"], "inertia")
-    for name in ("com", "omega", "v", "omega_dot", "v_dot"):
+    for name in ("com", "omega", "v", "omega_dot", "accel"):
         as_vector(c[name], name, 3)
 
 
 def _valid_torque(c):
     as_rotation(c["R"], "R")
     check_physical_inertia(c["inertia_body"], "inertia_body")
-    as_vector(c["omega_world"], "omega_world", 3)
-    as_vector(c["omega_dot_world"], "omega_dot_world", 3)
+    as_vector(c["precession"], "precession", 3)
+    as_vector(c["spin"], "spin", 3)
 
 
 def _valid_gyrostat_point(p):
@@ -114,21 +119,28 @@ def _valid_moments(c):
     in_range(c["k"], "k", 0, 2)
 
 
-def _valid_steiner(p):
-    positive(p["m"], "m")
-    check_physical_inertia(_matrix6([p["I_xx"], p["I_yy"], p["I_zz"], p["I_xy"], p["I_xz"], p["I_yz"]]), "I_c")
+def _valid_cone(p):
+    for name in ("m", "r", "ell"):
+        positive(p[name], name)
 
 
 def _valid_urdf(c):
-    positive(c["mass"], "mass")
-    as_vector(c["xyz"], "xyz", 3)
-    as_vector(c["rpy"], "rpy", 3)
-    check_physical_inertia(_urdf_matrix(c["inertia"]), "inertia")
+    # 3.1.10: row k of every argument is the <inertial> of part k
+    masses = np.atleast_1d(np.asarray(c["mass"], dtype=float))
+    for k, m in enumerate(masses):
+        positive(m, f"mass[{k}]")
+        as_vector(c["xyz"][k], f"xyz[{k}]", 3)
+        as_vector(c["rpy"][k], f"rpy[{k}]", 3)
+        check_physical_inertia(_urdf_matrix(c["inertia"][k]), f"inertia[{k}]")
 
 
 def _valid_mjcf(c):
+    # 3.1.11: exactly one reading (products as written, or all three negated) is physical
     as_vector(c["rpy"], "rpy", 3)
-    check_physical_inertia(_urdf_matrix(c["inertia"]), "inertia")
+    I = _urdf_matrix(c["inertia"])
+    readings = [is_physically_consistent(J) for J in (I, 2 * np.diag(np.diag(I)) - I)]
+    if sum(readings) != 1:
+        raise ValueError(f"exactly one reading of the products must be physical, got {readings}")
 
 
 def _valid_payload(c):
@@ -189,20 +201,33 @@ def _between_case(rng):
 
 
 # 3.1.3 ----------------------------------------------------------------------
-def _hidden_consistency(rng):
-    """Two consistent and two inconsistent inertias, all rotated to general axes."""
-    cases = []
-    a, b = rng.uniform(0.3, 1.0, 2)
-    sets = [
-        [a, b, 0.9 * (a + b)],                 # consistent, close to a flat plate
-        [a, b, 1.3 * (a + b)],                 # positive definite, not physical
-        [a, b, rng.uniform(abs(a - b) + 0.05, a + b - 0.05)],  # consistent
-        [-0.2 * a, b, b + 0.1],                # not positive semidefinite
-    ]
-    for lam in sets:
-        R = random_rotation(rng)
-        cases.append({"inertia": R @ np.diag(lam) @ R.T})
-    return cases
+def _spatial_G(mass, I_c, c):
+    """[[I_c - m [c]^2, m [c]], [-m [c], m 1]]: the spatial inertia about a point at -c from the COM."""
+    cx = np.array([[0.0, -c[2], c[1]], [c[2], 0.0, -c[0]], [-c[1], c[0], 0.0]])
+    return np.block([[I_c - mass * cx @ cx, mass * cx], [-mass * cx, mass * np.eye(3)]])
+
+
+def _spatial_case(rng, kind):
+    """A spatial inertia in general axes: 'flat' and 'generic' belong to bodies; 'hidden' has a
+    positive definite I_c that violates the triangle inequality while the Steiner term makes I_o
+    satisfy it (so G > 0 and the test on I_o both say yes); 'negative' has an I_c that is not
+    positive semidefinite."""
+    while True:
+        mass = float(rng.uniform(0.5, 3.0))
+        a, b = rng.uniform(0.01, 0.05, 2)
+        third = {"flat": rng.uniform(0.9, 0.97) * (a + b), "generic": rng.uniform(abs(a - b) + 0.005, a + b - 0.005),
+                 "hidden": rng.uniform(1.15, 1.4) * (a + b), "negative": -rng.uniform(0.1, 0.5) * a}[kind]
+        lam = np.array([a, b, third])
+        Q = random_rotation(rng)
+        I_c = Q @ np.diag(lam) @ Q.T
+        if kind == "hidden":   # COM along the violating axis, far enough for I_o to pass
+            s = np.sqrt(rng.uniform(1.5, 3.0) * (third - a - b) / 2 / mass)
+            c = Q @ np.array([0.0, 0.0, s * rng.choice([-1.0, 1.0])])
+        else:
+            c = rng.normal(0.0, 0.1, 3)
+        G = _spatial_G(mass, I_c, c)
+        if kind != "hidden" or is_physically_consistent(G[:3, :3]):
+            return {"G": G}
 
 
 # 3.1.4 ----------------------------------------------------------------------
@@ -246,7 +271,7 @@ def _wrench_case(rng):
         "omega": rng.normal(size=3),
         "v": rng.normal(size=3),
         "omega_dot": rng.normal(size=3),
-        "v_dot": rng.normal(size=3),
+        "accel": rng.normal(size=3),
     }
 
 
@@ -255,8 +280,8 @@ def _torque_case(rng):
     return {
         "R": random_rotation(rng),
         "inertia_body": _body_inertia(rng),
-        "omega_world": rng.normal(size=3),
-        "omega_dot_world": rng.normal(size=3),
+        "precession": rng.normal(size=3),
+        "spin": rng.normal(0.0, 10.0, 3),
     }
 
 
@@ -274,23 +299,18 @@ def _hidden_stability(rng):
     lam = np.sort(rng.uniform(0.5, 3.0, 3))
     perm = rng.permutation(3)
     moments = lam[perm]
-    # axis holding the intermediate moment (unstable) and the largest (stable)
+    # the axis of the smallest moment (stable for a rigid body, not with dissipation) and of the
+    # largest (stable either way)
     return [
-        {"moments": moments, "k": int(np.where(perm == 1)[0][0])},
+        {"moments": moments, "k": int(np.where(perm == 0)[0][0])},
         {"moments": moments, "k": int(np.where(perm == 2)[0][0])},
     ]
 
 
 # 3.1.9 ----------------------------------------------------------------------
-_STEINER_SYMBOLS = ("m", "c_x", "c_y", "c_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz", "I_yz")
-
-
-def _steiner_point(rng):
-    I = _body_inertia(rng)
-    c = rng.normal(0.0, 0.5, 3)
-    return {"m": float(rng.uniform(0.5, 3.0)), "c_x": c[0], "c_y": c[1], "c_z": c[2],
-            "I_xx": I[0, 0], "I_yy": I[1, 1], "I_zz": I[2, 2],
-            "I_xy": I[0, 1], "I_xz": I[0, 2], "I_yz": I[1, 2]}
+def _cone_point(rng):
+    return {"m": float(rng.uniform(0.2, 5.0)), "r": float(rng.uniform(0.02, 0.3)),
+            "ell": float(rng.uniform(0.02, 0.6))}
 
 
 # 3.1.10, 3.1.11 -------------------------------------------------------------------
@@ -304,9 +324,28 @@ def _urdf_case(rng):
     }
 
 
-def _mjcf_case(rng):
-    c = _urdf_case(rng)
-    return {"rpy": c["rpy"], "inertia": c["inertia"]}
+def _merged_case(rng, n_parts=2):
+    parts = [_urdf_case(rng) for _ in range(n_parts)]
+    return {key: np.array([p[key] for p in parts]) for key in ("mass", "xyz", "rpy", "inertia")}
+
+
+def _triangle_margin(I):
+    lam = np.sort(np.linalg.eigvalsh(I))
+    return (lam[0] + lam[1] - lam[2]) / lam.sum()
+
+
+def _mjcf_case(rng, flipped):
+    """A flat-ish physical I_C whose reading with all three products negated is not physical
+    (by a clear margin); the file holds the negated products when ``flipped``."""
+    while True:
+        a, b = rng.uniform(0.003, 0.012, 2)
+        R = random_rotation(rng)
+        I = R @ np.diag([a, b, rng.uniform(0.8, 0.97) * (a + b)]) @ R.T
+        J = 2 * np.diag(np.diag(I)) - I
+        if np.linalg.eigvalsh(I).min() > 0 and _triangle_margin(I) > 0.02 and _triangle_margin(J) < -0.03:
+            W = J if flipped else I
+            return {"rpy": rng.uniform(-np.pi, np.pi, 3),
+                    "inertia": [W[0, 0], W[0, 1], W[0, 2], W[1, 1], W[1, 2], W[2, 2]]}
 
 
 # 3.1.12 ---------------------------------------------------------------------
@@ -339,18 +378,39 @@ def _plain_moment(case, a, b, h):
     return np.linalg.norm(I_f @ wd + np.cross(w, I_f @ w) - mass * np.cross(c, case["g"]))
 
 
-def _payload_case(rng):
-    """Limit 30 % of the way from the best box (grid search) to the cube of the same mass."""
-    g = rng.normal(size=3)
-    case = {"density": float(rng.choice([1200.0, 2700.0, 7800.0])), "m_min": float(rng.uniform(1.0, 3.0)),
-            "omega": rng.normal(0.0, 2.0, 3), "omega_dot": rng.normal(0.0, 10.0, 3), "g": 9.81 * g / np.linalg.norm(g)}
+def _best_box(case, n=40):
+    """Smallest flange moment over a grid of boxes (a, b) of the minimum mass."""
+    V = case["m_min"] / case["density"]
+    return min(_plain_moment(case, a, b, V / (a * b))
+               for a in np.linspace(*PAYLOAD_EDGES, n) for b in np.linspace(*PAYLOAD_EDGES, n)
+               if PAYLOAD_EDGES[0] <= V / (a * b) <= PAYLOAD_EDGES[1])
+
+
+def _lazy_moments(case):
+    """Flange moments of the two designs that need no dynamics: the cube, and the square plate
+    of the thinnest allowed edge (inf where it would be wider than allowed)."""
     V = case["m_min"] / case["density"]
     cube = _plain_moment(case, *[V ** (1 / 3)] * 3)
-    best = min(_plain_moment(case, a, b, V / (a * b))
-               for a in np.linspace(*PAYLOAD_EDGES, 40) for b in np.linspace(*PAYLOAD_EDGES, 40)
-               if PAYLOAD_EDGES[0] <= V / (a * b) <= PAYLOAD_EDGES[1])
-    case["moment_max"] = float(best + 0.3 * (cube - best))
-    return case
+    side = np.sqrt(V / PAYLOAD_EDGES[0])
+    plate = _plain_moment(case, side, side, PAYLOAD_EDGES[0]) if side <= PAYLOAD_EDGES[1] else np.inf
+    return cube, plate
+
+
+def _payload_case(rng):
+    """Gravity mostly along the tool axis and large angular accelerations, so that the moment of
+    inertia matters: the best box is neither the cube nor the thin plate (each at least 1.6 times
+    the best moment); the limit lies 30 % of the way from the best box to the better of the two."""
+    while True:
+        g = rng.normal(size=3)
+        g[2] += 3.0 * rng.choice([-1.0, 1.0])
+        case = {"density": float(rng.choice([1200.0, 2700.0, 7800.0])), "m_min": float(rng.uniform(1.0, 3.0)),
+                "omega": rng.normal(0.0, 2.0, 3), "omega_dot": rng.normal(0.0, 20.0, 3),
+                "g": GRAVITY * g / np.linalg.norm(g)}
+        best = _best_box(case)
+        lazy = min(_lazy_moments(case))
+        if lazy > 1.6 * best:
+            case["moment_max"] = float(best + 0.3 * (lazy - best))
+            return case
 
 
 def _judge_payload(c, design):
@@ -371,11 +431,13 @@ def _judge_payload(c, design):
     return ok_mass and ok_moment, why
 
 
+# Generated with _payload_case's rules and rounded (the tests check that the rounded cases still
+# keep the cube and the thin plate above the limit and the best box below it).
 _PAYLOAD_PUBLIC = [
-    {"density": 2700.0, "m_min": 2.0, "omega": [1.5, 0.0, 2.0], "omega_dot": [0.0, 4.0, 0.0],
-     "g": [9.81, 0.0, 0.0], "moment_max": 0.31},
-    {"density": 7800.0, "m_min": 1.5, "omega": [0.5, -2.0, 1.0], "omega_dot": [6.0, 3.0, -8.0],
-     "g": [0.0, -5.66, -8.01], "moment_max": 0.1},
+    {"density": 2700.0, "m_min": 2.4, "omega": [-0.4, 0.1, -0.6], "omega_dot": [-15.0, -22.0, -4.0],
+     "g": [0.13, 1.56, 9.68], "moment_max": 0.141},
+    {"density": 7800.0, "m_min": 2.0, "omega": [0.1, -1.9, 0.3], "omega_dot": [33.0, -6.0, -25.0],
+     "g": [4.36, -3.11, 8.22], "moment_max": 0.177},
 ]
 
 
@@ -408,15 +470,18 @@ CHAPTER = Chapter(
             rtol=1e-6, atol=1e-9,
         ),
         FunctionExercise(
-            number="3.1.3", name="is_physically_consistent", points=3, partial=True,
-            section="sec-rb-consistency", minutes=15, validate=_valid_any_inertia,
-            title="Physical consistency of an inertia (triangle inequality)",
-            args=("inertia",),
+            number="3.1.3", name="is_physically_consistent", points=3, partial=True, lib_forbidden=True,
+            section="sec-rb-consistency", minutes=20, validate=_valid_spatial,
+            title="Is a spatial inertia a body's? (without lib)",
+            args=("G",),
             public=[
-                {"inertia": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 3.0]]},
-                {"inertia": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.5]]},
+                # 1.5 kg, c = (0.05, -0.02, 0.12), a physical I_c in general axes
+                {"G": np.round(_spatial_G(1.5, np.array([[0.03, 0.001, 0.0], [0.001, 0.02, 0.002],
+                                                          [0.0, 0.002, 0.04]]), [0.05, -0.02, 0.12]), 12)},
+                # 2 kg, c = (0, 0, 0.1), I_c = diag(0.01, 0.01, 0.03): I_o = 0.03 1 and G > 0, no body
+                {"G": np.round(_spatial_G(2.0, np.diag([0.01, 0.01, 0.03]), [0.0, 0.0, 0.1]), 12)},
             ],
-            hidden=_hidden_consistency,
+            hidden=lambda rng: [_spatial_case(rng, kind) for kind in ("flat", "hidden", "generic", "negative")],
         ),
         FunctionExercise(
             number="3.1.4", name="fix_flipped_product", points=3, partial=True, lib_forbidden=True,
@@ -437,30 +502,31 @@ CHAPTER = Chapter(
             number="3.1.5", name="body_wrench", points=2, partial=True,
             section="sec-rb-newton-euler", minutes=15, validate=_valid_wrench,
             title="Newton-Euler equations about a body point other than the centre of mass",
-            args=("mass", "inertia", "com", "omega", "v", "omega_dot", "v_dot"),
+            args=("mass", "inertia", "com", "omega", "v", "omega_dot", "accel"),
             public=[
                 {"mass": 2.0, "inertia": [[0.1, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 0.25]],
                  "com": [0.0, 0.0, 0.12], "omega": [0.0, 2.0, 1.0], "v": [0.5, 0.0, 0.0],
-                 "omega_dot": [3.0, -2.0, 4.0], "v_dot": [0.0, 0.0, 9.81]},
+                 "omega_dot": [3.0, -2.0, 4.0], "accel": [0.0, 0.0, 9.81]},
                 {"mass": 1.0, "inertia": [[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.4]],
                  "com": [0.1, -0.05, 0.2], "omega": [1.0, -1.0, 0.5], "v": [0.2, 0.3, -0.1],
-                 "omega_dot": [0.5, 1.5, -2.0], "v_dot": [1.0, -0.5, 0.25]},
+                 "omega_dot": [0.5, 1.5, -2.0], "accel": [1.0, -0.5, 0.25]},
             ],
             hidden=lambda rng: [_wrench_case(rng) for _ in range(2)],
             rtol=1e-6, atol=1e-9,
         ),
         FunctionExercise(
             number="3.1.6", name="world_frame_torque", points=2, partial=True,
-            section="sec-rb-newton-euler", minutes=10, validate=_valid_torque,
-            title="Euler's equation in the world frame",
-            args=("R", "inertia_body", "omega_world", "omega_dot_world"),
+            section="sec-rb-newton-euler", minutes=12, validate=_valid_torque,
+            title="The torque that precesses a spinning body, in world axes",
+            args=("R", "inertia_body", "precession", "spin"),
             public=[
+                # a disc spun at 60 rad/s about its axis while the wrist turns at 1.5 rad/s
                 {"R": _rpy(0.3, -0.5, 1.2),
-                 "inertia_body": [[0.15, 0.01, -0.02], [0.01, 0.2, 0.005], [-0.02, 0.005, 0.3]],
-                 "omega_world": [1.0, -0.3, 0.5], "omega_dot_world": [0.2, 1.0, -0.4]},
+                 "inertia_body": [[0.002, 0.0, 0.0], [0.0, 0.002, 0.0], [0.0, 0.0, 0.0035]],
+                 "precession": [0.0, 0.0, 1.5], "spin": [0.0, 0.0, 60.0]},
                 {"R": _rpy(-1.0, 0.4, 2.5),
                  "inertia_body": [[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.4]],
-                 "omega_world": [0.2, -0.4, 1.0], "omega_dot_world": [0.5, 0.3, -1.0]},
+                 "precession": [0.2, -0.4, 1.0], "spin": [5.0, 3.0, -8.0]},
             ],
             hidden=lambda rng: [_torque_case(rng) for _ in range(2)],
             rtol=1e-6, atol=1e-9,
@@ -473,57 +539,61 @@ CHAPTER = Chapter(
             public_points=[
                 {"I_k": 1.0, "I_a": 2.0, "I_b": 3.0, "Omega": 2.0, "L_r": 0.0},
                 {"I_k": 2.0, "I_a": 1.0, "I_b": 3.0, "Omega": 1.5, "L_r": 4.0},
+                # I_k is not the mean of I_a and I_b: here a wrong sign of L_r changes the value
+                {"I_k": 3.0, "I_a": 1.0, "I_b": 2.0, "Omega": 2.0, "L_r": -1.5},
             ],
             sample=_gyrostat_point, n_hidden=4, rtol=1e-6, atol=1e-9,
         ),
         FunctionExercise(
             number="3.1.8", name="axis_is_stable", points=2, partial=True,
             section="sec-rb-torque-free", minutes=10, validate=_valid_moments,
-            title="Which principal axes are stable (tennis-racket effect)",
+            title="Which spin axes survive internal energy dissipation",
             args=("moments", "k"),
             public=[
                 {"moments": [1.0, 2.0, 3.0], "k": 0},
-                {"moments": [1.0, 2.0, 3.0], "k": 1},
+                {"moments": [2.0, 3.0, 1.0], "k": 1},
             ],
             hidden=_hidden_stability,
         ),
         ExpressionExercise(
             number="3.1.9", name="steiner_block", points=2, partial=False,
-            section="sec-rb-spatial", minutes=15, validate=_valid_steiner,
-            title="The parallel-axis theorem from Ad^T G Ad",
-            symbols=_STEINER_SYMBOLS, shape=(3, 3),
-            public_points=[
-                {"m": 2.0, "c_x": 0.0, "c_y": 0.0, "c_z": 0.12, "I_xx": 0.01, "I_yy": 0.02, "I_zz": 0.025,
-                 "I_xy": 0.0, "I_xz": 0.0, "I_yz": 0.0},
-                {"m": 1.5, "c_x": 0.3, "c_y": -0.2, "c_z": 0.1, "I_xx": 0.4, "I_yy": 0.5, "I_zz": 0.6,
-                 "I_xy": 0.01, "I_xz": -0.02, "I_yz": 0.03},
-            ],
-            sample=_steiner_point, n_hidden=4, rtol=1e-6, atol=1e-9,
+            section="sec-rb-steiner", minutes=20, validate=_valid_cone,
+            title="The inertia of a solid cone about its centre of mass",
+            symbols=("m", "r", "ell"), shape=(3, 3),
+            public_points=[{"m": 2.0, "r": 0.1, "ell": 0.3}, {"m": 0.5, "r": 0.2, "ell": 0.05}],
+            sample=_cone_point, n_hidden=4, rtol=1e-6, atol=1e-9,
         ),
         FunctionExercise(
-            number="3.1.10", name="urdf_inertial_to_G", points=3, partial=True,
+            number="3.1.10", name="urdf_inertial_to_G", points=3, partial=True, lib_forbidden=True,
             section="sec-rb-model-files", minutes=20, validate=_valid_urdf,
-            title="From a URDF <inertial> to the spatial inertia G_L",
+            title="The spatial inertia of a link merged from two URDF parts (without lib)",
             args=("mass", "xyz", "rpy", "inertia"),
             public=[
-                {"mass": 2.0, "xyz": [0.01, -0.03, 0.12], "rpy": [0.1, 0.2, -0.3],
-                 "inertia": [0.0104, 0.0005, -0.0003, 0.0121, 0.0002, 0.0133]},
-                {"mass": 1.2, "xyz": [0.05, -0.02, 0.1], "rpy": [0.3, -0.2, 1.0],
-                 "inertia": [0.02, 0.001, -0.002, 0.03, 0.0015, 0.025]},
+                # the chapter's forearm and a 0.3 kg sensor fixed to it
+                {"mass": [1.8, 0.3], "xyz": [[0.02, -0.01, 0.15], [0.05, 0.0, 0.25]],
+                 "rpy": [[0.3, -0.2, 0.5], [0.0, 0.5, 0.0]],
+                 "inertia": [[0.012, -0.0008, 0.0005, 0.011, 0.0004, 0.004],
+                             [0.0002, 0.0, 0.0, 0.0003, 0.0, 0.0004]]},
+                {"mass": [1.2, 0.8], "xyz": [[0.05, -0.02, 0.1], [-0.04, 0.03, 0.02]],
+                 "rpy": [[0.3, -0.2, 1.0], [-0.6, 0.1, 0.4]],
+                 "inertia": [[0.02, 0.001, -0.002, 0.03, 0.0015, 0.025],
+                             [0.004, -0.0005, 0.0003, 0.003, 0.0002, 0.005]]},
             ],
-            hidden=lambda rng: [_urdf_case(rng) for _ in range(4)],
+            hidden=lambda rng: [_merged_case(rng) for _ in range(4)],
             rtol=1e-6, atol=1e-9,
         ),
         FunctionExercise(
             number="3.1.11", name="mjcf_fullinertia", points=2, partial=True,
-            section="sec-rb-model-files", minutes=12, validate=_valid_mjcf,
-            title="From a URDF <inertial> to an MJCF fullinertia in the link's axes",
+            section="sec-rb-model-files", minutes=15, validate=_valid_mjcf,
+            title="From a URDF <inertial> of unknown sign convention to an MJCF fullinertia",
             args=("rpy", "inertia"),
             public=[
-                {"rpy": [0.0, 0.0, 0.0], "inertia": [0.012, -0.0008, 0.0005, 0.011, 0.0004, 0.004]},
-                {"rpy": [0.3, -0.2, 0.5], "inertia": [0.012, -0.0008, 0.0005, 0.011, 0.0004, 0.004]},
+                # products written as matrix entries
+                {"rpy": [0.3, -0.2, 0.5], "inertia": [0.01009, -0.002, 0.00434, 0.011, 0.00155, 0.00677]},
+                # products written as +int rho xy dV
+                {"rpy": [0.1, 0.4, -0.7], "inertia": [0.00686, 0.00274, -0.00219, 0.00984, -0.00282, 0.00986]},
             ],
-            hidden=lambda rng: [_mjcf_case(rng) for _ in range(2)],
+            hidden=lambda rng: [_mjcf_case(rng, flipped) for flipped in (False, True)],
             rtol=1e-6, atol=1e-9,
         ),
         DesignExercise(
@@ -538,14 +608,19 @@ CHAPTER = Chapter(
     ],
     key_ideas={
         "inertia of a mesh from signed tetrahedra": ("mesh_inertia",),
-        "the parallel-axis theorem": ("inertia_between_points", "steiner_block"),
-        "physical consistency of an inertia": ("is_physically_consistent", "fix_flipped_product"),
+        "the parallel-axis theorem": ("inertia_between_points", "steiner_block", "is_physically_consistent"),
+        "inertia of a shape by integration": ("steiner_block",),
+        "physical consistency of an inertia": ("is_physically_consistent", "fix_flipped_product", "mjcf_fullinertia"),
+        "the blocks of the spatial inertia": ("is_physically_consistent", "urdf_inertial_to_G"),
         "the pseudo-inertia J and physical consistency": ("fix_flipped_product",),
         "Newton-Euler equations about a point other than the centre of mass": ("body_wrench",),
         "Euler's equation in the world frame": ("world_frame_torque",),
+        "time derivatives seen from space versus in body components": ("body_wrench", "world_frame_torque"),
         "stability of rotation about the principal axes": ("Omega_k_squared", "axis_is_stable"),
+        "energy and momentum: the major-axis rule under dissipation": ("axis_is_stable",),
         "URDF inertial to spatial inertia": ("urdf_inertial_to_G",),
         "MJCF fullinertia order": ("mjcf_fullinertia",),
+        "the sign convention of products of inertia": ("mjcf_fullinertia", "fix_flipped_product"),
         "sizing a payload from its inertia": ("payload_box",),
     },
 )
