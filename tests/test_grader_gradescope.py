@@ -163,6 +163,61 @@ def test_every_chapter_grades_with_the_bundle_python(installed_bundle, tmp_path)
         assert report["score"] == load_chapter(chapter).max_score, (chapter, report["messages"])
 
 
+def _outside_the_list():
+    """A tail importing packages outside the one list (issue 19.8), and the exercises it costs.
+
+    A trimesh one-liner on the lib-free 3.1.1 scored 3/3 with `grade` (the book's
+    environment has trimesh) and 0 on Gradescope; `import mujoco` likewise. matplotlib
+    imported at the top of a cell stops that cell in both places (the reference
+    answer defined earlier stays).
+    """
+    spec = load_chapter(CHAPTER)
+    functions = [e for e in spec.exercises if e.kind == "function"]
+    free = next(e for e in functions if e.lib_forbidden)
+    other = next(e for e in functions if not e.lib_forbidden)
+    third = next(e for e in functions if e not in (free, other))
+    tail = f"""
+# %%
+def {free.name}(*args):
+    import trimesh
+    return trimesh.creation.box().moment_inertia
+
+def {other.name}(*args):
+    import mujoco
+    return mujoco.mju_zero(9)
+
+# %%
+import matplotlib.pyplot as plt
+def {third.name}(*args):
+    return plt.plot(args)
+"""
+    return tail, {free.name: "trimesh", other.name: "mujoco"}, free.points + other.points
+
+
+def test_one_submission_gets_the_same_scores_from_grade_and_from_the_bundle(installed_bundle, tmp_path):
+    """The same file, graded by `grade` here and by the bundle's run_autograder: the same score per
+    exercise, and a package outside the list fails in both with the same message."""
+    from grader import core
+    from grader_helpers import small_limits
+
+    tail, refused_in, lost = _outside_the_list()
+    text = (REPO / "solutions" / f"{CHAPTER}.py").read_text() + tail
+    sub = tmp_path / f"{CHAPTER}.py"
+    sub.write_text(text)
+    local = core.grade_submission(sub, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
+    bundle = run_autograder(installed_bundle["env"], text, f"{CHAPTER}.py")
+    here = {f"Exercise {e['number']} {e['name']}": e["score"] for e in local["exercises"]}
+    there = {t["name"]: t["score"] for t in bundle["tests"]}
+    assert here == there, (here, there)
+    assert bundle["score"] == local["score"] == load_chapter(CHAPTER).max_score - lost
+    refused = "graded code may import only the Python standard library, numpy, scipy, sympy and lib"
+    for name, module in refused_in.items():
+        (test,) = [t for t in bundle["tests"] if t["name"].endswith(" " + name)]
+        assert test["score"] == 0 and f"No module named '{module}' ({refused})" in test["output"], test
+    assert any("No module named 'matplotlib'" in m for m in local["messages"]), local["messages"]
+    assert "No module named 'matplotlib'" in bundle["output"], bundle["output"]
+
+
 def test_run_autograder_says_tell_your_instructor_when_the_grader_fails(installed_bundle):
     """As if setup.sh had not made the venv readable: the sandbox user cannot import numpy."""
     env = installed_bundle["env"]
