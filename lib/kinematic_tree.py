@@ -51,7 +51,6 @@ from .common import GRAVITY
 from .errors import NonPhysicalInertiaError, NonPositiveValueError, OutOfRangeError, ShapeError
 from .inertia import _skew
 from .model_files import quat_to_rotation
-from .rigid_body import _cross
 from .spatial import inverse_transform, transform_spatial_inertia
 
 __all__ = [
@@ -108,6 +107,7 @@ class KinematicTree:
     q_slices: tuple
     v_slices: tuple
     S: tuple
+    _constants: tuple = ()
 
     @property
     def n_bodies(self) -> int:
@@ -276,8 +276,13 @@ def kinematic_tree(
         subspaces.append(s)
     for array in (axis_arr, place, inert):
         array.setflags(write=False)
+    constants = []  # per body: R0, p0 and, for a revolute joint, R0 [a] and R0 [a]^2 (Rodrigues)
+    for i in range(n_b):
+        r0, p0 = place[i, :3, :3], place[i, :3, 3]
+        k = _skew(axis_arr[i])
+        constants.append((r0, p0[None, :], r0 @ k, r0 @ k @ k, r0 @ axis_arr[i]))
     return KinematicTree(body_names, tuple(parent_list), types, j_names, axis_arr, place, inert, frame_dict,
-                         iq, iv, tuple(q_slices), tuple(v_slices), tuple(subspaces))
+                         iq, iv, tuple(q_slices), tuple(v_slices), tuple(subspaces), tuple(constants))
 
 
 def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
@@ -391,35 +396,49 @@ def _gravity(gravity: ArrayLike) -> FloatArray:
 
 
 def _joint_poses(model: KinematicTree, q: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
-    """``(R, p)`` of ``T_{lambda(i), i}(q)`` for every body, each (N, 3, 3) and (N, 3)."""
-    n = q.shape[0]
+    """``(R, p)`` of ``T_{lambda(i), i}(q)`` for every body, (N or 1, 3, 3) and (N or 1, 3).
+
+    A revolute joint turns by Rodrigues' formula ``R_J = E + sin q [a] + (1 -
+    cos q) [a]^2``; constant parts keep a batch axis of length 1 (broadcast).
+    """
     poses = []
     for i, kind in enumerate(model.joint_types):
-        r0, p0 = model.placements[i, :3, :3], model.placements[i, :3, 3]
+        r0, p0, r0_k, r0_k2, r0_a = model._constants[i]
         qi = q[:, model.q_slices[i]]
         if kind == "revolute":
-            k = _skew(model.axes[i])
             s, c = np.sin(qi)[:, :, None], np.cos(qi)[:, :, None]
-            rj = np.eye(3) + s * k + (1.0 - c) * (k @ k)
-            poses.append((r0 @ rj, np.broadcast_to(p0, (n, 3))))
+            poses.append((r0 + s * r0_k + (1.0 - c) * r0_k2, p0))
         elif kind == "prismatic":
-            poses.append((np.broadcast_to(r0, (n, 3, 3)), p0 + qi * (r0 @ model.axes[i])))
+            poses.append((r0[None], p0 + qi * r0_a))
         elif kind == "fixed":
-            poses.append((np.broadcast_to(r0, (n, 3, 3)), np.broadcast_to(p0, (n, 3))))
+            poses.append((r0[None], p0))
         else:  # free
             poses.append((r0 @ quat_to_rotation(qi[:, 3:]), p0 + qi[:, :3] @ r0.T))
     return poses
 
 
+def _linear_map(function, size: int) -> FloatArray:
+    """The constant ``(size, size * size)`` matrix ``L`` with ``function(x) = (x @ L).reshape(size, size)``."""
+    return np.stack([function(e).ravel() for e in np.eye(size)])
+
+
+#: ``[w]x`` and ``ad_V`` are linear in ``w`` and ``V``: one matrix product builds a whole stack.
+_SKEW = _linear_map(lambda w: _skew(w), 3)
+_AD = _linear_map(lambda V: np.block([[_skew(V[:3]), np.zeros((3, 3))], [_skew(V[3:]), _skew(V[:3])]]), 6)
+
+
 def _adjoints(poses: list[tuple[FloatArray, FloatArray]]) -> list[FloatArray]:
-    """``Ad_{T_{i, lambda(i)}}`` (N, 6, 6) for every body: parent twists into the body's frame."""
+    """``Ad_{T_{i, lambda(i)}}`` (N, 6, 6) for every body: parent twists into the body's frame.
+
+    With ``T_{lambda i} = (R, p)``: ``[[R^T, 0], [-R^T [p], R^T]]``.
+    """
     out = []
     for r, p in poses:
         rt = np.swapaxes(r, -1, -2)
-        x = np.zeros(r.shape[:-2] + (6, 6))
-        x[..., :3, :3] = rt
-        x[..., 3:, 3:] = rt
-        x[..., 3:, :3] = -rt @ _skew(p)
+        x = np.zeros((max(r.shape[0], p.shape[0]), 6, 6))
+        x[:, :3, :3] = rt
+        x[:, 3:, 3:] = rt
+        x[:, 3:, :3] = -rt @ (p @ _SKEW).reshape(-1, 3, 3)
         out.append(x)
     return out
 
@@ -436,8 +455,8 @@ def _world_poses(model: KinematicTree, poses) -> list[tuple[FloatArray, FloatArr
     return world
 
 
-def _homogeneous(r: FloatArray, p: FloatArray) -> FloatArray:
-    out = np.zeros(r.shape[:-2] + (4, 4))
+def _homogeneous(r: FloatArray, p: FloatArray, n: int) -> FloatArray:
+    out = np.zeros((n, 4, 4))
     out[..., :3, :3] = r
     out[..., :3, 3] = p
     out[..., 3, 3] = 1.0
@@ -486,7 +505,7 @@ def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
     instance_of(model, KinematicTree, "model")
     (q_arr,), single = _states(model, (q, "q", model.nq))
     world = _world_poses(model, _joint_poses(model, q_arr))
-    out = np.stack([_homogeneous(r, p) for r, p in world], axis=1)
+    out = np.stack([_homogeneous(r, p, q_arr.shape[0]) for r, p in world], axis=1)
     return out[0] if single else out
 
 
@@ -544,7 +563,7 @@ def _twists(model: KinematicTree, adjoints, v: FloatArray) -> list[FloatArray]:
     for i, x in enumerate(adjoints):
         joint = v[:, model.v_slices[i]] @ model.S[i].T
         parent = model.parents[i]
-        twists.append(joint if parent < 0 else (x @ twists[parent][..., None])[..., 0] + joint)
+        twists.append(joint if parent < 0 else (x @ twists[parent][:, :, None])[:, :, 0] + joint)
     return twists
 
 
@@ -595,21 +614,13 @@ def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
 # --------------------------------------------------------------------------- dynamics
 
 
-def _ad_times(V: FloatArray, W: FloatArray) -> FloatArray:
-    """``ad_V W`` for stacks (N, 6): the motion cross product."""
-    w, v = V[:, :3], V[:, 3:]
-    return np.concatenate([_cross(w, W[:, :3]), _cross(v, W[:, :3]) + _cross(w, W[:, 3:])], axis=1)
-
-
-def _minus_ad_transpose_times(V: FloatArray, P: FloatArray) -> FloatArray:
-    """``-ad_V^T P`` for stacks (N, 6): the velocity-product wrench of momentum ``P = (h, p)``."""
-    w, v = V[:, :3], V[:, 3:]
-    return np.concatenate([_cross(w, P[:, :3]) + _cross(v, P[:, 3:]), _cross(w, P[:, 3:])], axis=1)
-
-
 def _rnea(model: KinematicTree, q: FloatArray, v: FloatArray, a: FloatArray,
           gravity: FloatArray) -> tuple[FloatArray, list[FloatArray]]:
-    """Joint forces (N, nv) and joint wrenches per body (N, 6) of validated batch arrays."""
+    """Joint forces (N, nv) and joint wrenches per body (N, 6) of validated batch arrays.
+
+    ``ad_V`` is built as one stack per body (``V @ _AD``); ``ad_V W`` is then
+    a matrix product and ``-ad_V^T P`` is ``-P @ ad_V``.
+    """
     n = q.shape[0]
     adjoints = _adjoints(_joint_poses(model, q))
     base = np.zeros((n, 6))
@@ -619,13 +630,13 @@ def _rnea(model: KinematicTree, q: FloatArray, v: FloatArray, a: FloatArray,
         s = model.S[i]
         joint_v = v[:, model.v_slices[i]] @ s.T
         parent = model.parents[i]
-        v_parent = None if parent < 0 else twists[parent]
         a_parent = base if parent < 0 else accels[parent]
-        twist = joint_v if v_parent is None else (x @ v_parent[..., None])[..., 0] + joint_v
-        accel = ((x @ a_parent[..., None])[..., 0] + _ad_times(twist, joint_v)
+        twist = joint_v if parent < 0 else (x @ twists[parent][:, :, None])[:, :, 0] + joint_v
+        ad_v = (twist @ _AD).reshape(n, 6, 6)
+        accel = ((x @ a_parent[:, :, None])[:, :, 0] + (ad_v @ joint_v[:, :, None])[:, :, 0]
                  + a[:, model.v_slices[i]] @ s.T)
         g = model.inertias[i]
-        wrench = accel @ g + _minus_ad_transpose_times(twist, twist @ g)
+        wrench = accel @ g - ((twist @ g)[:, None, :] @ ad_v)[:, 0, :]
         twists.append(twist)
         accels.append(accel)
         wrenches.append(wrench)
@@ -827,8 +838,9 @@ def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
 
     With zero velocity and gravity the RNEA returns ``M(q) a``; a unit
     acceleration of joint ``j`` picks column ``j``. That takes ``nv`` RNEA
-    calls of O(n) each: O(n^2) work (the composite-rigid-body algorithm of
-    chapter 3.5 saves the repeated passes). Explained in
+    evaluations of O(n) each: O(n^2) work (the composite-rigid-body algorithm
+    of chapter 3.5 saves the repeated passes). The ``nv`` evaluations run
+    as one batch of unit accelerations. Explained in
     :ref:`sec-rn-mass-matrix`.
 
     Parameters
@@ -864,14 +876,11 @@ def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
     """
     instance_of(model, KinematicTree, "model")
     (q_arr,), single = _states(model, (q, "q", model.nq))
-    n = q_arr.shape[0]
-    zeros = np.zeros((n, model.nv))
-    no_gravity = np.zeros(3)
-    out = np.empty((n, model.nv, model.nv))
-    for j in range(model.nv):
-        unit = zeros.copy()
-        unit[:, j] = 1.0
-        out[:, :, j], _ = _rnea(model, q_arr, zeros, unit, no_gravity)
+    n, nv = q_arr.shape[0], model.nv
+    # the nv unit accelerations of every state run as one batch of N nv RNEA evaluations
+    units = np.tile(np.eye(nv), (n, 1))
+    columns, _ = _rnea(model, np.repeat(q_arr, nv, axis=0), np.zeros_like(units), units, np.zeros(3))
+    out = np.swapaxes(columns.reshape(n, nv, nv), -1, -2)  # row j of each block is column j of M
     out = 0.5 * (out + np.swapaxes(out, -1, -2))  # symmetric in exact arithmetic
     return out[0] if single else out
 

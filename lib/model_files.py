@@ -475,8 +475,9 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
     geometry and meshes are ignored. The root link is the ground
     (``root_joint="fixed"``; its inertia never moves and is dropped) or a
     floating base (``"free"``: a free joint named ``root_joint``, as
-    Pinocchio names it). Bodies are numbered depth first, children in the
-    order their joints appear in the file, as Pinocchio does. With
+    Pinocchio names it). Bodies are numbered depth first, the children of
+    a link in the alphabetical order of their joints' names, as Pinocchio's
+    parser (urdfdom) numbers them, so the coordinates line up. With
     ``merge_fixed`` (default) fixed joints are merged into their parents
     (:func:`lib.kinematic_tree.merge_fixed_joints`) and every link stays a
     named frame. Explained in :ref:`sec-rn-urdf`.
@@ -571,12 +572,12 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
     if len(roots) != 1:
         raise ModelFileError(f"a URDF tree has exactly one root link (a link that is no joint's child), "
                              f"found {len(roots)}: {roots} (a loop through every link leaves none)")
-    order = []  # depth first, children in file order
+    order = []  # depth first, children sorted by joint name (urdfdom keeps joints in a sorted map)
     stack = [roots[0]]
     while stack:
         link = stack.pop()
         order.append(link)
-        stack.extend(joints[j][3] for j in reversed(children[link]))
+        stack.extend(joints[j][3] for j in sorted(children[link], key=lambda j: joints[j][0], reverse=True))
     unreached = sorted(set(links) - set(order))
     if unreached:
         raise ModelFileError(f"links {unreached} are not connected to the root {roots[0]!r}: they form a loop")
