@@ -48,7 +48,12 @@ from ._validation import (
     one_of,
 )
 from .common import GRAVITY
-from .errors import NonPhysicalInertiaError, NonPositiveValueError, OutOfRangeError, ShapeError
+from .errors import (
+    NonPhysicalInertiaError,
+    NonPositiveValueError,
+    OutOfRangeError,
+    ShapeError,
+)
 from .inertia import _skew
 from .model_files import quat_to_rotation
 from .spatial import inverse_transform, transform_spatial_inertia
@@ -115,15 +120,21 @@ class KinematicTree:
         return len(self.names)
 
     def __repr__(self) -> str:
-        return (f"KinematicTree({self.n_bodies} bodies, nq={self.nq}, nv={self.nv}, "
-                f"joints {dict((t, self.joint_types.count(t)) for t in JOINT_TYPES if t in self.joint_types)})")
+        kinds = self.joint_types
+        counts = {k: kinds.count(k) for k in JOINT_TYPES if k in kinds}
+        return (
+            f"KinematicTree({self.n_bodies} bodies, nq={self.nq}, nv={self.nv}, "
+            f"joints {counts})"
+        )
 
 
 def _names(value, name: str, count: int, default: str) -> tuple:
     if value is None:
         return tuple(f"{default}{i}" for i in range(count))
     if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != count:
-        raise ShapeError(f"{name} must be a sequence of {count} strings, one per body, got {value!r}")
+        raise ShapeError(
+            f"{name} must be a sequence of {count} strings, one per body, got {value!r}"
+        )
     for i, item in enumerate(value):
         if not isinstance(item, str) or not item:
             raise ShapeError(f"{name}[{i}] must be a non-empty string, got {item!r}")
@@ -133,16 +144,27 @@ def _names(value, name: str, count: int, default: str) -> tuple:
 
 
 def _check_inertia(value: ArrayLike, name: str) -> FloatArray:
-    """A spatial inertia: symmetric, positive semidefinite, mass block ``m E`` with ``m >= 0``."""
+    """A spatial inertia: symmetric, semidefinite, mass block ``m E``, ``m >= 0``."""
     g = as_spatial_inertia(value, name)
     mass = g[3, 3]
     scale = max(float(np.max(np.abs(g))), np.finfo(float).tiny)
-    if mass < -_MASS_BLOCK_RTOL * scale or np.max(np.abs(g[3:, 3:] - mass * np.eye(3))) > _MASS_BLOCK_RTOL * scale:
+    if (
+        mass < -_MASS_BLOCK_RTOL * scale
+        or np.max(np.abs(g[3:, 3:] - mass * np.eye(3))) > _MASS_BLOCK_RTOL * scale
+    ):
         raise NonPhysicalInertiaError(
-            f"{name} must be a rigid body's spatial inertia with the mass block m E (m >= 0) "
-            f"in its lower right, got {np.round(g[3:, 3:], 12)!r}")
-    if mass <= _MASS_BLOCK_RTOL * scale and np.max(np.abs(g)) > 0.0 and np.max(np.abs(g[:3, 3:])) > _MASS_BLOCK_RTOL * scale:
-        raise NonPhysicalInertiaError(f"{name} has zero mass but a non-zero first moment m [c]")
+            f"{name} must be a rigid body's spatial inertia with the mass block m E "
+            "(m >= 0) "
+            f"in its lower right, got {np.round(g[3:, 3:], 12)!r}"
+        )
+    if (
+        mass <= _MASS_BLOCK_RTOL * scale
+        and np.max(np.abs(g)) > 0.0
+        and np.max(np.abs(g[:3, 3:])) > _MASS_BLOCK_RTOL * scale
+    ):
+        raise NonPhysicalInertiaError(
+            f"{name} has zero mass but a non-zero first moment m [c]"
+        )
     return g
 
 
@@ -196,9 +218,11 @@ def kinematic_tree(
     OutOfRangeError
         On an unknown joint type, or a parent that does not come before its
         child (a loop or a forward reference).
-    NotATransformError, NonSymmetricError, NonPhysicalInertiaError, NonPositiveValueError, NonFiniteError
-        On a placement that is not a rigid transform, an inertia that is not a
-        rigid body's, or a zero joint axis.
+    NotATransformError, NonSymmetricError, NonPhysicalInertiaError
+        On a placement that is not a rigid transform or an inertia that is
+        not a rigid body's.
+    NonPositiveValueError, NonFiniteError
+        On a zero joint axis or a NaN.
 
     Examples
     --------
@@ -206,38 +230,61 @@ def kinematic_tree(
     >>> from lib.kinematic_tree import kinematic_tree
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
-    >>> X = np.eye(4); X[0, 3] = 1.0  # the second joint sits 1 m along the first link's x
-    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
-    ...                      [np.eye(4), X], [G, G])
+    >>> X = np.eye(4); X[0, 3] = 1.0  # joint 2 sits 1 m along link 1's x axis
+    >>> z = [0.0, 0.0, 1.0]
+    >>> arm = kinematic_tree([-1, 0], ["revolute"] * 2, [z, z], [np.eye(4), X], [G, G])
     >>> arm.nq, arm.nv, arm.parents
     (2, 2, (-1, 0))
     """
     if isinstance(parents, str) or not isinstance(parents, (Sequence, np.ndarray)):
-        raise ShapeError(f"parents must be a sequence of whole numbers, one per body, got {parents!r}")
+        raise ShapeError(
+            "parents must be a sequence of whole numbers, one per body, "
+            f"got {parents!r}"
+        )
     n_b = len(parents)
     if n_b < 1:
         raise ShapeError("parents must name at least one body")
     parent_list = []
     for i, p in enumerate(parents):
-        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer, float, np.floating)) \
-                or not np.isfinite(p) or int(p) != p:
-            raise ShapeError(f"parents[{i}] must be a whole number (a body index, -1 for the ground), got {p!r}")
+        if (
+            isinstance(p, (bool, np.bool_))
+            or not isinstance(p, (int, np.integer, float, np.floating))
+            or not np.isfinite(p)
+            or int(p) != p
+        ):
+            raise ShapeError(
+                f"parents[{i}] must be a whole number (a body index, -1 for the "
+                f"ground), got {p!r}"
+            )
         if not -1 <= p < i:
             raise OutOfRangeError(
-                f"parents[{i}] = {int(p)} must lie in [-1, {i - 1}]: number the bodies so that each "
-                "parent comes before its children (a parent after its child is a loop or a forward "
-                "reference)")
+                f"parents[{i}] = {int(p)} must lie in [-1, {i - 1}]: number the "
+                "bodies so that each parent comes before its children (a parent "
+                "after its child is a loop or a forward "
+                "reference)"
+            )
         parent_list.append(int(p))
-    if isinstance(joint_types, str) or not isinstance(joint_types, (Sequence, np.ndarray)) \
-            or len(joint_types) != n_b:
-        raise ShapeError(f"joint_types must be a sequence of {n_b} joint types (one per body), got {joint_types!r}")
-    types = tuple(one_of(t, f"joint_types[{i}]", JOINT_TYPES) for i, t in enumerate(joint_types))
+    if (
+        isinstance(joint_types, str)
+        or not isinstance(joint_types, (Sequence, np.ndarray))
+        or len(joint_types) != n_b
+    ):
+        raise ShapeError(
+            f"joint_types must be a sequence of {n_b} joint types (one per body), "
+            f"got {joint_types!r}"
+        )
+    types = tuple(
+        one_of(t, f"joint_types[{i}]", JOINT_TYPES) for i, t in enumerate(joint_types)
+    )
     axis_arr = as_array(axes, "axes", (n_b, 3))
     for i, kind in enumerate(types):
         if kind in ("revolute", "prismatic"):
             norm = float(np.linalg.norm(axis_arr[i]))
             if norm <= 1e-12:
-                raise NonPositiveValueError(f"axes[{i}] of the {kind} joint {i} must be non-zero, got {axis_arr[i]}")
+                raise NonPositiveValueError(
+                    f"axes[{i}] of the {kind} joint {i} must be non-zero, "
+                    f"got {axis_arr[i]}"
+                )
             axis_arr[i] /= norm
         else:
             axis_arr[i] = 0.0
@@ -251,14 +298,29 @@ def kinematic_tree(
     frame_dict = {}
     if frames is not None:
         if not isinstance(frames, dict):
-            raise ShapeError(f"frames must be a dict {{name: (body, T)}}, got {type(frames).__name__}")
+            raise ShapeError(
+                "frames must be a dict {name: (body, T)}, "
+                f"got {type(frames).__name__}"
+            )
         for key, item in frames.items():
             if not isinstance(item, tuple) or len(item) != 2:
-                raise ShapeError(f"frames[{key!r}] must be a pair (body, T_body_frame), got {item!r}")
+                raise ShapeError(
+                    f"frames[{key!r}] must be a pair (body, T_body_frame), got {item!r}"
+                )
             body, pose = item
-            if isinstance(body, bool) or not isinstance(body, (int, np.integer)) or not -1 <= body < n_b:
-                raise OutOfRangeError(f"frames[{key!r}] body must be a body index in [-1, {n_b - 1}], got {body!r}")
-            frame_dict[str(key)] = (int(body), as_transform(pose, f"frames[{key!r}] pose").copy())
+            if (
+                isinstance(body, bool)
+                or not isinstance(body, (int, np.integer))
+                or not -1 <= body < n_b
+            ):
+                raise OutOfRangeError(
+                    f"frames[{key!r}] body must be a body index in [-1, {n_b - 1}], "
+                    f"got {body!r}"
+                )
+            frame_dict[str(key)] = (
+                int(body),
+                as_transform(pose, f"frames[{key!r}] pose").copy(),
+            )
     q_slices, v_slices, subspaces = [], [], []
     iq = iv = 0
     for i, kind in enumerate(types):
@@ -276,21 +338,38 @@ def kinematic_tree(
         subspaces.append(s)
     for array in (axis_arr, place, inert):
         array.setflags(write=False)
-    constants = []  # per body: R0, p0 and, for a revolute joint, R0 [a] and R0 [a]^2 (Rodrigues)
+    constants = (
+        []
+    )  # per body: R0, p0 and, for a revolute joint, R0 [a] and R0 [a]^2 (Rodrigues)
     for i in range(n_b):
         r0, p0 = place[i, :3, :3], place[i, :3, 3]
         k = _skew(axis_arr[i])
         constants.append((r0, p0[None, :], r0 @ k, r0 @ k @ k, r0 @ axis_arr[i]))
-    return KinematicTree(body_names, tuple(parent_list), types, j_names, axis_arr, place, inert, frame_dict,
-                         iq, iv, tuple(q_slices), tuple(v_slices), tuple(subspaces), tuple(constants))
+    return KinematicTree(
+        body_names,
+        tuple(parent_list),
+        types,
+        j_names,
+        axis_arr,
+        place,
+        inert,
+        frame_dict,
+        iq,
+        iv,
+        tuple(q_slices),
+        tuple(v_slices),
+        tuple(subspaces),
+        tuple(constants),
+    )
 
 
 def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
-    """The same tree with every fixed joint removed: its body merged into its moving parent.
+    """The same tree without fixed joints: each such body merged into its moving parent.
 
     A body on a fixed joint moves with its nearest ancestor ``a`` that has a
     moving joint (or with the ground): its inertia is moved into ``{a}``
-    (``G_a += Ad_{T_ia}^T G_i Ad_{T_ia}``, :func:`lib.spatial.transform_spatial_inertia`),
+    (``G_a += Ad_{T_ia}^T G_i Ad_{T_ia}``,
+    :func:`lib.spatial.transform_spatial_inertia`),
     its children hang from ``a`` with the composed placement, and its frame
     stays available as a named frame. Inertia merged into the ground is
     dropped (it never moves). Pinocchio's URDF parser merges the same way, so
@@ -318,8 +397,9 @@ def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]))
     >>> X = np.eye(4); X[0, 3] = 1.0
-    >>> arm = kinematic_tree([-1, 0], ["revolute", "fixed"], np.zeros((2, 3)) + [0, 0, 1.0],
-    ...                      [np.eye(4), X], [G, G], names=["link", "tool"])
+    >>> z = [0.0, 0.0, 1.0]
+    >>> arm = kinematic_tree([-1, 0], ["revolute", "fixed"], [z, z], [np.eye(4), X],
+    ...                      [G, G], names=["link", "tool"])
     >>> merged = merge_fixed_joints(arm)
     >>> merged.names, float(merged.inertias[0][3, 3]), merged.frames["tool"][0]
     (('link',), 2.0, 0)
@@ -345,28 +425,45 @@ def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
     inertias = {i: model.inertias[i].copy() for i in keep}
     for i in range(n_b):
         if model.joint_types[i] == "fixed" and anchor[i] >= 0:
-            inertias[anchor[i]] += transform_spatial_inertia(model.inertias[i], inverse_transform(to_anchor[i]))
+            inertias[anchor[i]] += transform_spatial_inertia(
+                model.inertias[i], inverse_transform(to_anchor[i])
+            )
     parents, placements = [], []
     for i in keep:
         p = model.parents[i]
         parents.append(new_index[-1 if p < 0 else anchor[p]])
-        placements.append(model.placements[i] if p < 0 else to_anchor[p] @ model.placements[i])
+        placements.append(
+            model.placements[i] if p < 0 else to_anchor[p] @ model.placements[i]
+        )
     frames = {}
     for i in range(n_b):
         if model.joint_types[i] == "fixed":
             frames[model.names[i]] = (new_index[anchor[i]], to_anchor[i])
     for key, (body, pose) in model.frames.items():
-        frames[key] = (-1, pose) if body < 0 else (new_index[anchor[body]], to_anchor[body] @ pose)
-    return kinematic_tree(parents, [model.joint_types[i] for i in keep], model.axes[keep], placements,
-                          [inertias[i] for i in keep], names=[model.names[i] for i in keep],
-                          joint_names=[model.joint_names[i] for i in keep], frames=frames)
+        frames[key] = (
+            (-1, pose)
+            if body < 0
+            else (new_index[anchor[body]], to_anchor[body] @ pose)
+        )
+    return kinematic_tree(
+        parents,
+        [model.joint_types[i] for i in keep],
+        model.axes[keep],
+        placements,
+        [inertias[i] for i in keep],
+        names=[model.names[i] for i in keep],
+        joint_names=[model.joint_names[i] for i in keep],
+        frames=frames,
+    )
 
 
 # --------------------------------------------------------------------------- states
 
 
-def _batch(model: KinematicTree, value: ArrayLike, name: str, size: int, batch: int | None) -> FloatArray:
-    """``value`` as a (N, size) array; ``batch`` is N of the first argument (None: either form)."""
+def _batch(
+    model: KinematicTree, value: ArrayLike, name: str, size: int, batch: int | None
+) -> FloatArray:
+    """``value`` as (N, size); ``batch``: N of the first argument (None: any)."""
     ndim = np.ndim(value) if not isinstance(value, str) else 0
     if batch is None:
         shape = (None, size) if ndim == 2 else (size,)
@@ -395,8 +492,10 @@ def _gravity(gravity: ArrayLike) -> FloatArray:
 # --------------------------------------------------------------------------- kinematics
 
 
-def _joint_poses(model: KinematicTree, q: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
-    """``(R, p)`` of ``T_{lambda(i), i}(q)`` for every body, (N or 1, 3, 3) and (N or 1, 3).
+def _joint_poses(
+    model: KinematicTree, q: FloatArray
+) -> list[tuple[FloatArray, FloatArray]]:
+    """``(R, p)`` of ``T_{lambda(i), i}(q)`` per body, (N or 1, 3, 3) and (N or 1, 3).
 
     A revolute joint turns by Rodrigues' formula ``R_J = E + sin q [a] + (1 -
     cos q) [a]^2``; constant parts keep a batch axis of length 1 (broadcast).
@@ -418,17 +517,23 @@ def _joint_poses(model: KinematicTree, q: FloatArray) -> list[tuple[FloatArray, 
 
 
 def _linear_map(function, size: int) -> FloatArray:
-    """The constant ``(size, size * size)`` matrix ``L`` with ``function(x) = (x @ L).reshape(size, size)``."""
+    """The constant ``L`` with ``function(x) = (x @ L).reshape(size, size)``."""
     return np.stack([function(e).ravel() for e in np.eye(size)])
 
 
-#: ``[w]x`` and ``ad_V`` are linear in ``w`` and ``V``: one matrix product builds a whole stack.
+#: ``[w]x`` and ``ad_V`` are linear in ``w`` and ``V``: one matrix product builds a
+#: whole stack.
 _SKEW = _linear_map(lambda w: _skew(w), 3)
-_AD = _linear_map(lambda V: np.block([[_skew(V[:3]), np.zeros((3, 3))], [_skew(V[3:]), _skew(V[:3])]]), 6)
+_AD = _linear_map(
+    lambda V: np.block(
+        [[_skew(V[:3]), np.zeros((3, 3))], [_skew(V[3:]), _skew(V[:3])]]
+    ),
+    6,
+)
 
 
 def _adjoints(poses: list[tuple[FloatArray, FloatArray]]) -> list[FloatArray]:
-    """``Ad_{T_{i, lambda(i)}}`` (N, 6, 6) for every body: parent twists into the body's frame.
+    """``Ad_{T_{i, lambda(i)}}`` (N, 6, 6) per body: parent twists into the body frame.
 
     With ``T_{lambda i} = (R, p)``: ``[[R^T, 0], [-R^T [p], R^T]]``.
     """
@@ -464,7 +569,7 @@ def _homogeneous(r: FloatArray, p: FloatArray, n: int) -> FloatArray:
 
 
 def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
-    """World poses ``T_{0i}`` of every body frame: ``T_{0i} = T_{0 lambda(i)} X_i T_J(q_i)``.
+    """World poses of the body frames: ``T_{0i} = T_{0 lambda(i)} X_i T_J(q_i)``.
 
     The forward pass of the RNEA without velocities: poses are composed from
     the root outwards, one body at a time. Explained in :ref:`sec-rn-forward`.
@@ -496,8 +601,8 @@ def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
     >>> X = np.eye(4); X[0, 3] = 1.0
-    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
-    ...                      [np.eye(4), X], [G, G])
+    >>> z = [0.0, 0.0, 1.0]
+    >>> arm = kinematic_tree([-1, 0], ["revolute"] * 2, [z, z], [np.eye(4), X], [G, G])
     >>> T = forward_kinematics(arm, [np.pi / 2, 0.0])
     >>> print(np.round(T[1, :3, 3], 6) + 0.0)  # the elbow, 1 m up the y axis
     [0. 1. 0.]
@@ -542,7 +647,8 @@ def frame_pose(model: KinematicTree, q: ArrayLike, name: str) -> FloatArray:
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
     >>> tip = np.eye(4); tip[0, 3] = 1.0
-    >>> arm = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G], frames={"tip": (0, tip)})
+    >>> arm = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G],
+    ...                      frames={"tip": (0, tip)})
     >>> print(np.round(frame_pose(arm, [np.pi / 2], "tip")[:3, 3], 6) + 0.0)
     [0. 1. 0.]
     """
@@ -563,12 +669,14 @@ def _twists(model: KinematicTree, adjoints, v: FloatArray) -> list[FloatArray]:
     for i, x in enumerate(adjoints):
         joint = v[:, model.v_slices[i]] @ model.S[i].T
         parent = model.parents[i]
-        twists.append(joint if parent < 0 else (x @ twists[parent][:, :, None])[:, :, 0] + joint)
+        twists.append(
+            joint if parent < 0 else (x @ twists[parent][:, :, None])[:, :, 0] + joint
+        )
     return twists
 
 
 def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
-    """Body twists ``V_i = Ad_{T_{i lambda(i)}} V_{lambda(i)} + S_i qd_i`` in each body's frame.
+    """Body twists ``V_i = Ad_{T_{i lambda(i)}} V_{lambda(i)} + S_i qd_i``, in ``{i}``.
 
     Explained in :ref:`sec-rn-forward`.
 
@@ -598,9 +706,9 @@ def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(1.0, np.diag([0.01, 0.01, 0.01]), com=[0.5, 0.0, 0.0])
     >>> X = np.eye(4); X[0, 3] = 1.0
-    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
-    ...                      [np.eye(4), X], [G, G])
-    >>> print(np.round(body_twists(arm, [0.0, 0.0], [1.0, 0.0]), 6))  # the elbow moves along y
+    >>> z = [0.0, 0.0, 1.0]
+    >>> arm = kinematic_tree([-1, 0], ["revolute"] * 2, [z, z], [np.eye(4), X], [G, G])
+    >>> print(np.round(body_twists(arm, [0.0, 0.0], [1.0, 0.0]), 6))  # elbow: along y
     [[0. 0. 1. 0. 0. 0.]
      [0. 0. 1. 0. 1. 0.]]
     """
@@ -614,9 +722,14 @@ def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
 # --------------------------------------------------------------------------- dynamics
 
 
-def _rnea(model: KinematicTree, q: FloatArray, v: FloatArray, a: FloatArray,
-          gravity: FloatArray) -> tuple[FloatArray, list[FloatArray]]:
-    """Joint forces (N, nv) and joint wrenches per body (N, 6) of validated batch arrays.
+def _rnea(
+    model: KinematicTree,
+    q: FloatArray,
+    v: FloatArray,
+    a: FloatArray,
+    gravity: FloatArray,
+) -> tuple[FloatArray, list[FloatArray]]:
+    """Joint forces (N, nv) and joint wrenches per body (N, 6) of validated batches.
 
     ``ad_V`` is built as one stack per body (``V @ _AD``); ``ad_V W`` is then
     a matrix product and ``-ad_V^T P`` is ``-P @ ad_V``.
@@ -631,10 +744,17 @@ def _rnea(model: KinematicTree, q: FloatArray, v: FloatArray, a: FloatArray,
         joint_v = v[:, model.v_slices[i]] @ s.T
         parent = model.parents[i]
         a_parent = base if parent < 0 else accels[parent]
-        twist = joint_v if parent < 0 else (x @ twists[parent][:, :, None])[:, :, 0] + joint_v
+        twist = (
+            joint_v
+            if parent < 0
+            else (x @ twists[parent][:, :, None])[:, :, 0] + joint_v
+        )
         ad_v = (twist @ _AD).reshape(n, 6, 6)
-        accel = ((x @ a_parent[:, :, None])[:, :, 0] + (ad_v @ joint_v[:, :, None])[:, :, 0]
-                 + a[:, model.v_slices[i]] @ s.T)
+        accel = (
+            (x @ a_parent[:, :, None])[:, :, 0]
+            + (ad_v @ joint_v[:, :, None])[:, :, 0]
+            + a[:, model.v_slices[i]] @ s.T
+        )
         g = model.inertias[i]
         wrench = accel @ g - ((twist @ g)[:, None, :] @ ad_v)[:, 0, :]
         twists.append(twist)
@@ -645,13 +765,20 @@ def _rnea(model: KinematicTree, q: FloatArray, v: FloatArray, a: FloatArray,
         tau[:, model.v_slices[i]] = wrenches[i] @ model.S[i]
         parent = model.parents[i]
         if parent >= 0:
-            wrenches[parent] = wrenches[parent] + (wrenches[i][:, None, :] @ adjoints[i])[:, 0, :]
+            wrenches[parent] = (
+                wrenches[parent] + (wrenches[i][:, None, :] @ adjoints[i])[:, 0, :]
+            )
     return tau, wrenches
 
 
-def rnea(model: KinematicTree, q: ArrayLike, v: ArrayLike, a: ArrayLike,
-         gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
-    """Inverse dynamics by the recursive Newton-Euler algorithm: ``tau = M(q) a + h(q, v)``.
+def rnea(
+    model: KinematicTree,
+    q: ArrayLike,
+    v: ArrayLike,
+    a: ArrayLike,
+    gravity: ArrayLike = _DEFAULT_GRAVITY,
+) -> FloatArray:
+    """Inverse dynamics by the recursive Newton-Euler algorithm: ``tau = M a + h``.
 
     Forward pass, root to leaves: ``V_i = Ad_{T_{i lambda}} V_lambda + S_i
     qd_i`` and ``Vd_i = Ad_{T_{i lambda}} Vd_lambda + ad_{V_i} S_i qd_i + S_i
@@ -691,20 +818,28 @@ def rnea(model: KinematicTree, q: ArrayLike, v: ArrayLike, a: ArrayLike,
     >>> import numpy as np
     >>> from lib.kinematic_tree import kinematic_tree, rnea
     >>> from lib.spatial import spatial_inertia
-    >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])  # point mass
+    >>> G = spatial_inertia(2.0, np.zeros((3, 3)), com=[0.5, 0.0, 0.0])  # point mass
     >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
-    >>> print(np.round(rnea(pendulum, [0.0], [0.0], [1.0], gravity=[0.0, -9.81, 0.0]), 6))
+    >>> g = [0.0, -9.81, 0.0]
+    >>> print(np.round(rnea(pendulum, [0.0], [0.0], [1.0], gravity=g), 6))
     [10.31]
     """
     instance_of(model, KinematicTree, "model")
-    (q_arr, v_arr, a_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv))
+    (q_arr, v_arr, a_arr), single = _states(
+        model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv)
+    )
     tau, _ = _rnea(model, q_arr, v_arr, a_arr, _gravity(gravity))
     return tau[0] if single else tau
 
 
-def joint_wrenches(model: KinematicTree, q: ArrayLike, v: ArrayLike, a: ArrayLike,
-                   gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
-    """The wrench ``F_i`` each joint transmits from the parent to body ``i``, in ``{i}``.
+def joint_wrenches(
+    model: KinematicTree,
+    q: ArrayLike,
+    v: ArrayLike,
+    a: ArrayLike,
+    gravity: ArrayLike = _DEFAULT_GRAVITY,
+) -> FloatArray:
+    """The wrench ``F_i`` that joint ``i`` transmits from the parent to body ``i``.
 
     The backward pass of :func:`rnea` before its projection ``tau_i = S_i^T
     F_i``: the components of ``F_i`` that ``S_i`` does not see are carried by
@@ -739,18 +874,25 @@ def joint_wrenches(model: KinematicTree, q: ArrayLike, v: ArrayLike, a: ArrayLik
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
     >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
-    >>> print(np.round(joint_wrenches(pendulum, [0.0], [0.0], [0.0], gravity=[0.0, -9.81, 0.0]), 6) + 0.0)
+    >>> F = joint_wrenches(pendulum, [0.0], [0.0], [0.0], gravity=[0.0, -9.81, 0.0])
+    >>> print(np.round(F, 6) + 0.0)
     [[ 0.    0.    9.81  0.   19.62  0.  ]]
     """
     instance_of(model, KinematicTree, "model")
-    (q_arr, v_arr, a_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv))
+    (q_arr, v_arr, a_arr), single = _states(
+        model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv)
+    )
     _, wrenches = _rnea(model, q_arr, v_arr, a_arr, _gravity(gravity))
     out = np.stack(wrenches, axis=1)
     return out[0] if single else out
 
 
-def bias_forces(model: KinematicTree, q: ArrayLike, v: ArrayLike,
-                gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
+def bias_forces(
+    model: KinematicTree,
+    q: ArrayLike,
+    v: ArrayLike,
+    gravity: ArrayLike = _DEFAULT_GRAVITY,
+) -> FloatArray:
     """The bias ``h(q, v) = C(q, v) v + g(q)``: the RNEA at zero acceleration.
 
     Explained in :ref:`sec-rn-bias`.
@@ -783,7 +925,8 @@ def bias_forces(model: KinematicTree, q: ArrayLike, v: ArrayLike,
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
     >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
-    >>> print(np.round(bias_forces(pendulum, [0.0], [3.0], gravity=[0.0, -9.81, 0.0]), 6))
+    >>> g = [0.0, -9.81, 0.0]
+    >>> print(np.round(bias_forces(pendulum, [0.0], [3.0], gravity=g), 6))
     [9.81]
     """
     instance_of(model, KinematicTree, "model")
@@ -792,7 +935,9 @@ def bias_forces(model: KinematicTree, q: ArrayLike, v: ArrayLike,
     return tau[0] if single else tau
 
 
-def gravity_torques(model: KinematicTree, q: ArrayLike, gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray:
+def gravity_torques(
+    model: KinematicTree, q: ArrayLike, gravity: ArrayLike = _DEFAULT_GRAVITY
+) -> FloatArray:
     """The gravity forces ``g(q)``: the RNEA at zero velocity and acceleration.
 
     Explained in :ref:`sec-rn-bias`.
@@ -866,10 +1011,11 @@ def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
     >>> import numpy as np
     >>> from lib.kinematic_tree import kinematic_tree, rnea_mass_matrix
     >>> from lib.spatial import spatial_inertia
-    >>> G = spatial_inertia(1.0, np.diag([0.0, 1.0, 1.0]) / 12.0, com=[0.5, 0.0, 0.0])  # a rod
+    >>> rod = np.diag([0.0, 1.0, 1.0]) / 12.0  # 1 kg, 1 m
+    >>> G = spatial_inertia(1.0, rod, com=[0.5, 0.0, 0.0])
     >>> X = np.eye(4); X[0, 3] = 1.0
-    >>> arm = kinematic_tree([-1, 0], ["revolute", "revolute"], [[0, 0, 1.0], [0, 0, 1.0]],
-    ...                      [np.eye(4), X], [G, G])
+    >>> z = [0.0, 0.0, 1.0]
+    >>> arm = kinematic_tree([-1, 0], ["revolute"] * 2, [z, z], [np.eye(4), X], [G, G])
     >>> print(np.round(rnea_mass_matrix(arm, [0.0, 0.0]), 6))
     [[2.666667 0.833333]
      [0.833333 0.333333]]
@@ -879,13 +1025,19 @@ def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
     n, nv = q_arr.shape[0], model.nv
     # the nv unit accelerations of every state run as one batch of N nv RNEA evaluations
     units = np.tile(np.eye(nv), (n, 1))
-    columns, _ = _rnea(model, np.repeat(q_arr, nv, axis=0), np.zeros_like(units), units, np.zeros(3))
-    out = np.swapaxes(columns.reshape(n, nv, nv), -1, -2)  # row j of each block is column j of M
+    columns, _ = _rnea(
+        model, np.repeat(q_arr, nv, axis=0), np.zeros_like(units), units, np.zeros(3)
+    )
+    out = np.swapaxes(
+        columns.reshape(n, nv, nv), -1, -2
+    )  # row j of each block is column j of M
     out = 0.5 * (out + np.swapaxes(out, -1, -2))  # symmetric in exact arithmetic
     return out[0] if single else out
 
 
-def tree_kinetic_energy(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray | float:
+def tree_kinetic_energy(
+    model: KinematicTree, q: ArrayLike, v: ArrayLike
+) -> FloatArray | float:
     """Kinetic energy ``K = sum_i V_i^T G_i V_i / 2`` (= ``v^T M(q) v / 2``), J.
 
     Explained in :ref:`sec-lg-energy`.
@@ -921,13 +1073,16 @@ def tree_kinetic_energy(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> Flo
     """
     instance_of(model, KinematicTree, "model")
     (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
-    twists = np.stack(_twists(model, _adjoints(_joint_poses(model, q_arr)), v_arr), axis=1)
+    twists = np.stack(
+        _twists(model, _adjoints(_joint_poses(model, q_arr)), v_arr), axis=1
+    )
     energy = 0.5 * np.einsum("nbi,bij,nbj->n", twists, model.inertias, twists)
     return float(energy[0]) if single else energy
 
 
-def tree_potential_energy(model: KinematicTree, q: ArrayLike,
-                          gravity: ArrayLike = _DEFAULT_GRAVITY) -> FloatArray | float:
+def tree_potential_energy(
+    model: KinematicTree, q: ArrayLike, gravity: ArrayLike = _DEFAULT_GRAVITY
+) -> FloatArray | float:
     """Potential energy ``U = -sum_i m_i gravity . c_i``, J (zero at the world origin).
 
     ``c_i`` is body ``i``'s centre of mass in the world, read from its
@@ -960,7 +1115,8 @@ def tree_potential_energy(model: KinematicTree, q: ArrayLike,
     >>> from lib.spatial import spatial_inertia
     >>> G = spatial_inertia(2.0, np.diag([0.0, 0.0, 0.0]), com=[0.5, 0.0, 0.0])
     >>> pendulum = kinematic_tree([-1], ["revolute"], [[0, 0, 1.0]], [np.eye(4)], [G])
-    >>> print(round(tree_potential_energy(pendulum, [np.pi / 2], gravity=[0.0, -9.81, 0.0]), 6))
+    >>> g = [0.0, -9.81, 0.0]
+    >>> print(round(tree_potential_energy(pendulum, [np.pi / 2], gravity=g), 6))
     9.81
     """
     instance_of(model, KinematicTree, "model")
@@ -968,7 +1124,10 @@ def tree_potential_energy(model: KinematicTree, q: ArrayLike,
     g = _gravity(gravity)
     world = _world_poses(model, _joint_poses(model, q_arr))
     # G[:3, 3:] = m [c]: m c_x = G[2, 4], m c_y = G[0, 5], m c_z = G[1, 3]
-    m_c = np.stack([model.inertias[:, 2, 4], model.inertias[:, 0, 5], model.inertias[:, 1, 3]], axis=1)
+    m_c = np.stack(
+        [model.inertias[:, 2, 4], model.inertias[:, 0, 5], model.inertias[:, 1, 3]],
+        axis=1,
+    )
     masses = model.inertias[:, 3, 3]
     energy = np.zeros(q_arr.shape[0])
     for i, (r, p) in enumerate(world):

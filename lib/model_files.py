@@ -1,4 +1,4 @@
-"""Inertial data of robot model files (URDF, MJCF) as matrices and spatial inertias.
+"""Inertial data of robot model files (URDF, MJCF) as matrices and spatial inertias, and URDF trees.
 
 URDF ``<inertial>``: ``<origin xyz rpy>`` is the pose of the COM frame ``{C}``
 in the link frame ``{L}``; ``<inertia ixx ixy ixz iyy iyz izz>`` is the
@@ -78,8 +78,8 @@ def quat_to_rotation(quat: ArrayLike) -> FloatArray:
     """Rotation of a MuJoCo quaternion ``(w, x, y, z)`` (normalised first).
 
     Vectorised: a stack of quaternions of shape ``(..., 4)`` gives rotations
-    of shape ``(..., 3, 3)`` (the free-flyer joints of
-    :mod:`lib.kinematic_tree` use it on a batch of states). Explained in
+    of shape ``(..., 3, 3)`` (the free joints of ``lib.kinematic_tree`` use
+    it on a batch of states). Explained in
     :ref:`sec-rb-model-files`.
 
     Parameters
@@ -428,41 +428,71 @@ def parse_mjcf_inertial(xml_text: str) -> tuple[float, FloatArray, FloatArray, F
 
 
 
+
 #: URDF joint types and the tree joint each becomes (continuous: an unlimited revolute).
-URDF_JOINT_TYPES = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic",
-                    "fixed": "fixed"}
+URDF_JOINT_TYPES = {
+    "revolute": "revolute",
+    "continuous": "revolute",
+    "prismatic": "prismatic",
+    "fixed": "fixed",
+}
 
 
 def _urdf_link_inertia(link: ET.Element) -> FloatArray:
-    """``G_L`` of a URDF ``<link>``: zero without ``<inertial>`` or with ``mass 0`` and zero inertia."""
+    """``G_L`` of a URDF ``<link>``; zero without ``<inertial>`` or with mass 0."""
     name = link.get("name")
     inertial = link.find("inertial")
     if inertial is None:
         return np.zeros((6, 6))
     mass_el = inertial.find("mass")
-    mass = _numbers(None if mass_el is None else mass_el.get("value"), f"link {name!r} <mass value>", 1)[0]
+    mass = _numbers(
+        None if mass_el is None else mass_el.get("value"),
+        f"link {name!r} <mass value>",
+        1,
+    )[0]
     if mass == 0.0:
         inertia_el = inertial.find("inertia")
-        values = [] if inertia_el is None else [
-            _numbers(inertia_el.get(k, "0"), f"link {name!r} <inertia {k}>", 1)[0]
-            for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")]
+        values = (
+            []
+            if inertia_el is None
+            else [
+                _numbers(inertia_el.get(k, "0"), f"link {name!r} <inertia {k}>", 1)[0]
+                for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+            ]
+        )
         if any(v != 0.0 for v in values):
-            raise ModelFileError(f"link {name!r} has mass 0 but a non-zero inertia: no body has that")
+            raise ModelFileError(
+                f"link {name!r} has mass 0 but a non-zero inertia: no body has that"
+            )
         return np.zeros((6, 6))
     try:
-        return urdf_inertial_to_spatial_inertia(*parse_urdf_inertial(ET.tostring(inertial, encoding="unicode")))
+        return urdf_inertial_to_spatial_inertia(
+            *parse_urdf_inertial(ET.tostring(inertial, encoding="unicode"))
+        )
     except ModelFileError as exc:
         raise ModelFileError(f"link {name!r}: {exc}") from None
 
 
 def _urdf_origin(element: ET.Element, where: str) -> FloatArray:
     origin = element.find("origin")
-    xyz = _numbers(None if origin is None else origin.get("xyz"), f"{where} <origin xyz>", 3, "0 0 0")
-    rpy = _numbers(None if origin is None else origin.get("rpy"), f"{where} <origin rpy>", 3, "0 0 0")
+    xyz = _numbers(
+        None if origin is None else origin.get("xyz"),
+        f"{where} <origin xyz>",
+        3,
+        "0 0 0",
+    )
+    rpy = _numbers(
+        None if origin is None else origin.get("rpy"),
+        f"{where} <origin rpy>",
+        3,
+        "0 0 0",
+    )
     return transform(rpy_to_rotation(rpy), xyz)
 
 
-def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool = True):
+def parse_urdf_model(
+    xml_text: str, root_joint: str = "fixed", merge_fixed: bool = True
+):
     """Read a URDF ``<robot>`` into a :class:`lib.kinematic_tree.KinematicTree`.
 
     Each ``<joint>`` becomes a body named after its child link, placed by the
@@ -480,7 +510,8 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
     parser (urdfdom) numbers them, so the coordinates line up. With
     ``merge_fixed`` (default) fixed joints are merged into their parents
     (:func:`lib.kinematic_tree.merge_fixed_joints`) and every link stays a
-    named frame. Explained in :ref:`sec-rn-urdf`.
+    named frame. Explained in :ref:`sec-rb-model-files` (the inertials);
+    the tree it builds is chapter 3.2's (section label ``sec-rn-urdf``).
 
     Parameters
     ----------
@@ -513,7 +544,8 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
     >>> from lib.model_files import parse_urdf_model
     >>> text = '''<robot name="pendulum"><link name="base"/>
     ...   <link name="rod"><inertial><origin xyz="0 0 -0.5"/><mass value="1"/>
-    ...     <inertia ixx="0.08" ixy="0" ixz="0" iyy="0.08" iyz="0" izz="0.001"/></inertial></link>
+    ...     <inertia ixx="0.08" ixy="0" ixz="0" iyy="0.08" iyz="0" izz="0.001"/>
+    ...   </inertial></link>
     ...   <joint name="hinge" type="continuous"><parent link="base"/><child link="rod"/>
     ...     <origin xyz="0 0 2"/><axis xyz="0 1 0"/></joint></robot>'''
     >>> pendulum = parse_urdf_model(text)
@@ -526,7 +558,9 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
     if not isinstance(merge_fixed, (bool, np.bool_)):
         raise ShapeError(f"merge_fixed must be True or False, got {merge_fixed!r}")
     if not isinstance(xml_text, str):
-        raise ModelFileError(f"xml_text must be a string of URDF XML, got {type(xml_text).__name__}")
+        raise ModelFileError(
+            f"xml_text must be a string of URDF XML, got {type(xml_text).__name__}"
+        )
     try:
         root = ET.fromstring(xml_text)
     except ET.ParseError as exc:
@@ -551,37 +585,61 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
         parent = None if parent_el is None else parent_el.get("link")
         child = None if child_el is None else child_el.get("link")
         if not name or parent is None or child is None:
-            raise ModelFileError(f"URDF joint {name!r} needs a name, a <parent link> and a <child link>")
+            raise ModelFileError(
+                f"URDF joint {name!r} needs a name, a <parent link> and a <child link>"
+            )
         if kind in ("floating", "planar"):
-            raise ModelFileError(f"URDF joint {name!r} has type {kind!r}, which is not supported here "
-                                 f"(supported: {sorted(URDF_JOINT_TYPES)}; a floating base is root_joint='free')")
+            raise ModelFileError(
+                f"URDF joint {name!r} has type {kind!r}, which is not supported here "
+                f"(supported: {sorted(URDF_JOINT_TYPES)}; a floating base is "
+                "root_joint='free')"
+            )
         if kind not in URDF_JOINT_TYPES:
-            raise ModelFileError(f"URDF joint {name!r} has unknown type {kind!r} "
-                                 f"(supported: {sorted(URDF_JOINT_TYPES)})")
+            raise ModelFileError(
+                f"URDF joint {name!r} has unknown type {kind!r} "
+                f"(supported: {sorted(URDF_JOINT_TYPES)})"
+            )
         for role, link in (("parent", parent), ("child", child)):
             if link not in links:
-                raise ModelFileError(f"URDF joint {name!r} names {role} link {link!r}, which the URDF does not define")
+                raise ModelFileError(
+                    f"URDF joint {name!r} names {role} link {link!r}, which the URDF "
+                    "does not define"
+                )
         if child in parent_of:
             raise ModelFileError(
-                f"link {child!r} is the child of two joints ({parent_of[child][0]!r} and {name!r}): a closed "
-                "loop, but a URDF describes a tree (close loops with constraints, chapter 3.11)")
+                f"link {child!r} is the child of two joints ({parent_of[child][0]!r} "
+                f"and {name!r}): a closed loop, but a URDF describes a tree (close "
+                "loops with constraints, chapter 3.11)"
+            )
         parent_of[child] = (name, parent)
         children[parent].append(len(joints))
         joints.append((name, URDF_JOINT_TYPES[kind], parent, child, joint))
     roots = [name for name in links if name not in parent_of]
     if len(roots) != 1:
-        raise ModelFileError(f"a URDF tree has exactly one root link (a link that is no joint's child), "
-                             f"found {len(roots)}: {roots} (a loop through every link leaves none)")
-    order = []  # depth first, children sorted by joint name (urdfdom keeps joints in a sorted map)
+        raise ModelFileError(
+            f"a URDF tree has exactly one root link (a link that is no joint's child), "
+            f"found {len(roots)}: {roots} (a loop through every link leaves none)"
+        )
+    # depth first, children sorted by joint name (urdfdom keeps joints in a sorted map)
+    order = []
     stack = [roots[0]]
     while stack:
         link = stack.pop()
         order.append(link)
-        stack.extend(joints[j][3] for j in sorted(children[link], key=lambda j: joints[j][0], reverse=True))
+        stack.extend(
+            joints[j][3]
+            for j in sorted(children[link], key=lambda j: joints[j][0], reverse=True)
+        )
     unreached = sorted(set(links) - set(order))
     if unreached:
-        raise ModelFileError(f"links {unreached} are not connected to the root {roots[0]!r}: they form a loop")
-    index, parents, types, axes, placements, inertias, names, joint_names = {}, [], [], [], [], [], [], []
+        raise ModelFileError(
+            f"links {unreached} are not connected to the root {roots[0]!r}: "
+            "they form a loop"
+        )
+    index = {}
+    parents, types, axes, placements, inertias, names, joint_names = (
+        [] for _ in range(7)
+    )
     if root_joint == "free":
         index[roots[0]] = 0
         parents.append(-1)
@@ -599,8 +657,16 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
         parents.append(index[parent])
         types.append(kind)
         axis_el = element.find("axis")
-        axes.append(_numbers(None if axis_el is None else axis_el.get("xyz"), f"joint {name!r} <axis xyz>", 3,
-                             "1 0 0") if kind != "fixed" else np.zeros(3))
+        axes.append(
+            _numbers(
+                None if axis_el is None else axis_el.get("xyz"),
+                f"joint {name!r} <axis xyz>",
+                3,
+                "1 0 0",
+            )
+            if kind != "fixed"
+            else np.zeros(3)
+        )
         if kind != "fixed" and not np.any(axes[-1]):
             raise ModelFileError(f"URDF joint {name!r} has a zero <axis xyz>")
         placements.append(_urdf_origin(element, f"joint {name!r}"))
@@ -608,8 +674,18 @@ def parse_urdf_model(xml_text: str, root_joint: str = "fixed", merge_fixed: bool
         names.append(link)
         joint_names.append(name)
     if not names:
-        raise ModelFileError(f"the URDF has no joint below its root link {roots[0]!r}: nothing moves")
+        raise ModelFileError(
+            f"the URDF has no joint below its root link {roots[0]!r}: nothing moves"
+        )
     frames = {roots[0]: (-1, np.eye(4))} if root_joint == "fixed" else {}
-    model = kinematic_tree(parents, types, axes, placements, inertias, names=names,
-                           joint_names=joint_names, frames=frames)
+    model = kinematic_tree(
+        parents,
+        types,
+        axes,
+        placements,
+        inertias,
+        names=names,
+        joint_names=joint_names,
+        frames=frames,
+    )
     return merge_fixed_joints(model) if merge_fixed else model

@@ -153,7 +153,8 @@ def test_bad_mjcf_is_rejected_with_clear_errors():
         rpy_to_rotation([0.0, 0.0])
 
 
-# --------------------------------------------------------------------------- URDF kinematic trees
+
+# ----------------------------------------------------------------- URDF kinematic trees
 
 from lib.errors import OutOfRangeError  # noqa: E402
 from lib.kinematic_tree import forward_kinematics, kinematic_tree, rnea  # noqa: E402
@@ -165,11 +166,14 @@ ROBOT = """<robot name="branch">
   <link name="upper">{upper}</link>
   <link name="fore"/>
   <link name="tool"><inertial><origin xyz="0 0 0.05"/><mass value="0.5"/>
-    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.0005"/></inertial></link>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.0005"/>
+  </inertial></link>
   <link name="slider"><inertial><mass value="1"/>
-    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>
+  </inertial></link>
   <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
-    <origin xyz="0 0 0.3" rpy="0.1 0.2 0.3"/><axis xyz="0 1 0"/><limit lower="-1" upper="1"/></joint>
+    <origin xyz="0 0 0.3" rpy="0.1 0.2 0.3"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1"/></joint>
   <joint name="elbow" type="continuous"><parent link="upper"/><child link="fore"/>
     <origin xyz="0.4 0 0"/><axis xyz="0 0 2"/></joint>
   <joint name="flange" type="fixed"><parent link="fore"/><child link="tool"/>
@@ -182,19 +186,37 @@ UPPER = URDF.split(">", 1)[1].rsplit("</link>", 1)[0]  # the payload's <inertial
 
 def test_parse_urdf_model_builds_the_tree_the_file_describes():
     robot = parse_urdf_model(ROBOT.format(upper=UPPER), merge_fixed=False)
-    # depth first, children sorted by joint name (rail before shoulder); the root link is the ground
+    # depth first, children sorted by joint name (rail before shoulder); the root link
+    # is the ground
     assert robot.names == ("slider", "upper", "fore", "tool")
     assert robot.parents == (-1, -1, 1, 2)
     assert robot.joint_types == ("prismatic", "revolute", "revolute", "fixed")
-    np.testing.assert_allclose(robot.axes, [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]], rtol=0, atol=0)
-    renamed = parse_urdf_model(ROBOT.format(upper=UPPER).replace('"rail"', '"wrist"'), merge_fixed=False)
+    np.testing.assert_allclose(
+        robot.axes, [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]], rtol=0, atol=0
+    )
+    renamed = parse_urdf_model(
+        ROBOT.format(upper=UPPER).replace('"rail"', '"wrist"'), merge_fixed=False
+    )
     assert renamed.names == ("upper", "fore", "tool", "slider")
     assert renamed.parents == (-1, 0, 1, -1)
-    np.testing.assert_allclose(robot.placements[1][:3, :3], rpy_to_rotation([0.1, 0.2, 0.3]), rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(robot.placements[1][:3, 3], [0, 0, 0.3], rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(robot.inertias[1], urdf_inertial_to_spatial_inertia(*parse_urdf_inertial(URDF)),
-                               rtol=RTOL, atol=ATOL)
-    np.testing.assert_array_equal(robot.inertias[2], np.zeros((6, 6)))  # a link without <inertial>
+    np.testing.assert_allclose(
+        robot.placements[1][:3, :3],
+        rpy_to_rotation([0.1, 0.2, 0.3]),
+        rtol=RTOL,
+        atol=ATOL,
+    )
+    np.testing.assert_allclose(
+        robot.placements[1][:3, 3], [0, 0, 0.3], rtol=RTOL, atol=ATOL
+    )
+    np.testing.assert_allclose(
+        robot.inertias[1],
+        urdf_inertial_to_spatial_inertia(*parse_urdf_inertial(URDF)),
+        rtol=RTOL,
+        atol=ATOL,
+    )
+    np.testing.assert_array_equal(
+        robot.inertias[2], np.zeros((6, 6))
+    )  # a link without <inertial>
     # merged: the tool's inertia moves to the forearm, the tool stays a frame
     merged = parse_urdf_model(ROBOT.format(upper=UPPER))
     assert merged.names == ("slider", "upper", "fore") and merged.frames["tool"][0] == 2
@@ -203,17 +225,27 @@ def test_parse_urdf_model_builds_the_tree_the_file_describes():
     rng = np.random.default_rng(42)
     for _ in range(10):
         q, v, a = rng.normal(size=(3, 3))
-        # merging moves an inertia through transform_spatial_inertia: a few round-offs more
-        np.testing.assert_allclose(rnea(merged, q, v, a), rnea(robot, q, v, a), rtol=1e-11, atol=1e-11)
+        # merging moves an inertia through transform_spatial_inertia: a few round-offs
+        # more
+        np.testing.assert_allclose(
+            rnea(merged, q, v, a), rnea(robot, q, v, a), rtol=1e-11, atol=1e-11
+        )
     # a floating base: the root link becomes body 0 on a free joint named root_joint
     floating = parse_urdf_model(ROBOT.format(upper=UPPER), root_joint="free")
-    assert floating.joint_names[0] == "root_joint" and floating.nq == 10 and floating.nv == 9
+    assert (
+        floating.joint_names[0] == "root_joint"
+        and floating.nq == 10
+        and floating.nv == 9
+    )
     np.testing.assert_allclose(floating.inertias[0][3, 3], 9.0, rtol=RTOL)
 
 
 def test_hand_built_and_parsed_trees_agree():
-    upper = '<inertial><origin xyz="0.2 0 0"/><mass value="2"/><inertia ixx="0.01" ixy="0" ixz="0" ' \
-            'iyy="0.03" iyz="0" izz="0.03"/></inertial>'
+    upper = (
+        '<inertial><origin xyz="0.2 0 0"/><mass value="2"/>'
+        '<inertia ixx="0.01" ixy="0" ixz="0" '
+        'iyy="0.03" iyz="0" izz="0.03"/></inertial>'
+    )
     robot = parse_urdf_model(ROBOT.format(upper=upper), merge_fixed=False)
     G_upper = spatial_inertia(2.0, np.diag([0.01, 0.03, 0.03]), com=[0.2, 0.0, 0.0])
     G_tool = spatial_inertia(0.5, np.diag([0.001, 0.001, 0.0005]), com=[0.0, 0.0, 0.05])
@@ -223,53 +255,119 @@ def test_hand_built_and_parsed_trees_agree():
     X[2][:3, :3], X[2][0, 3] = rpy_to_rotation([0, 1.5707963, 0]), 0.3
     X[3][0, 3] = 0.1
     X = [X[3], X[0], X[1], X[2]]  # rail, shoulder, elbow, flange
-    by_hand = kinematic_tree([-1, -1, 1, 2], ["prismatic", "revolute", "revolute", "fixed"],
-                             [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]], X,
-                             [spatial_inertia(1.0, 0.01 * np.eye(3)), G_upper, np.zeros((6, 6)), G_tool])
+    by_hand = kinematic_tree(
+        [-1, -1, 1, 2],
+        ["prismatic", "revolute", "revolute", "fixed"],
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]],
+        X,
+        [spatial_inertia(1.0, 0.01 * np.eye(3)), G_upper, np.zeros((6, 6)), G_tool],
+    )
     q, v, a = np.random.default_rng(43).normal(size=(3, 3))
-    np.testing.assert_allclose(rnea(robot, q, v, a), rnea(by_hand, q, v, a), rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(forward_kinematics(robot, q), forward_kinematics(by_hand, q), rtol=RTOL, atol=ATOL)
-
-
+    np.testing.assert_allclose(
+        rnea(robot, q, v, a), rnea(by_hand, q, v, a), rtol=RTOL, atol=ATOL
+    )
+    np.testing.assert_allclose(
+        forward_kinematics(robot, q),
+        forward_kinematics(by_hand, q),
+        rtol=RTOL,
+        atol=ATOL,
+    )
 
 
 def test_bad_urdf_trees_are_rejected_with_clear_errors():
-    loop = ROBOT.format(upper=UPPER).replace("</robot>", '<joint name="back" type="fixed"><parent link="tool"/>'
-                                             '<child link="upper"/></joint></robot>')
-    with pytest.raises(ModelFileError, match="'upper' is the child of two joints.*closed loop"):
+    loop = ROBOT.format(upper=UPPER).replace(
+        "</robot>",
+        '<joint name="back" type="fixed"><parent link="tool"/>'
+        '<child link="upper"/></joint></robot>',
+    )
+    with pytest.raises(
+        ModelFileError, match="'upper' is the child of two joints.*closed loop"
+    ):
         parse_urdf_model(loop)
-    ring = ROBOT.format(upper=UPPER).replace("</robot>", '<joint name="ring" type="fixed"><parent link="slider"/>'
-                                             '<child link="base"/></joint></robot>')
+    ring = ROBOT.format(upper=UPPER).replace(
+        "</robot>",
+        '<joint name="ring" type="fixed"><parent link="slider"/>'
+        '<child link="base"/></joint></robot>',
+    )
     with pytest.raises(ModelFileError, match=r"exactly one root link .*found 0"):
         parse_urdf_model(ring)
-    island = ROBOT.format(upper=UPPER).replace("</robot>", '''<link name="x"/><link name="y"/>
+    island = ROBOT.format(upper=UPPER).replace(
+        "</robot>",
+        """<link name="x"/><link name="y"/>
       <joint name="xy" type="fixed"><parent link="x"/><child link="y"/></joint>
-      <joint name="yx" type="fixed"><parent link="y"/><child link="x"/></joint></robot>''')
-    with pytest.raises(ModelFileError, match=r"links \['x', 'y'\] are not connected to the root 'base'.*loop"):
+      <joint name="yx" type="fixed"><parent link="y"/><child link="x"/></joint>
+      </robot>""",
+    )
+    with pytest.raises(
+        ModelFileError,
+        match=r"links \['x', 'y'\] are not connected to the root 'base'.*loop",
+    ):
         parse_urdf_model(island)
-    with pytest.raises(ModelFileError, match="names parent link 'nowhere', which the URDF does not define"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('<parent link="upper"/>', '<parent link="nowhere"/>'))
+    with pytest.raises(
+        ModelFileError,
+        match="names parent link 'nowhere', which the URDF does not define",
+    ):
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<parent link="upper"/>', '<parent link="nowhere"/>'
+            )
+        )
     with pytest.raises(ModelFileError, match="names child link 'gone'"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('<child link="slider"/>', '<child link="gone"/>'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<child link="slider"/>', '<child link="gone"/>'
+            )
+        )
     with pytest.raises(ModelFileError, match=r"exactly one root link .*found 2"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace("<robot name=\"branch\">",
-                                                           '<robot name="branch"><link name="stray"/>'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<robot name="branch">', '<robot name="branch"><link name="stray"/>'
+            )
+        )
     with pytest.raises(ModelFileError, match="unknown type 'hinge'"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('type="continuous"', 'type="hinge"'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace('type="continuous"', 'type="hinge"')
+        )
     with pytest.raises(ModelFileError, match="type 'planar', which is not supported"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('type="continuous"', 'type="planar"'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace('type="continuous"', 'type="planar"')
+        )
     with pytest.raises(ModelFileError, match="zero <axis xyz>"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('<axis xyz="0 0 2"/>', '<axis xyz="0 0 0"/>'))
-    with pytest.raises(ModelFileError, match="elbow.*<axis xyz> must contain 3 numbers"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('<axis xyz="0 0 2"/>', '<axis xyz="0 1"/>'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<axis xyz="0 0 2"/>', '<axis xyz="0 0 0"/>'
+            )
+        )
+    with pytest.raises(
+        ModelFileError, match="elbow.*<axis xyz> must contain 3 numbers"
+    ):
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<axis xyz="0 0 2"/>', '<axis xyz="0 1"/>'
+            )
+        )
     with pytest.raises(NonFiniteError, match="<origin xyz>"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('xyz="0.4 0 0"', 'xyz="nan 0 0"'))
-    with pytest.raises(ModelFileError, match="link 'tool' has mass 0 but a non-zero inertia"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('<mass value="0.5"/>', '<mass value="0"/>'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace('xyz="0.4 0 0"', 'xyz="nan 0 0"')
+        )
+    with pytest.raises(
+        ModelFileError, match="link 'tool' has mass 0 but a non-zero inertia"
+    ):
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<mass value="0.5"/>', '<mass value="0"/>'
+            )
+        )
     with pytest.raises(NonPositiveMassError):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('<mass value="0.5"/>', '<mass value="-0.5"/>'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace(
+                '<mass value="0.5"/>', '<mass value="-0.5"/>'
+            )
+        )
     with pytest.raises(NonPhysicalInertiaError, match="triangle inequality"):
-        parse_urdf_model(ROBOT.format(upper=UPPER).replace('izz="0.0005"', 'izz="0.005"'))
+        parse_urdf_model(
+            ROBOT.format(upper=UPPER).replace('izz="0.0005"', 'izz="0.005"')
+        )
     with pytest.raises(ModelFileError, match="root element is <robot>"):
         parse_urdf_model(URDF)
     with pytest.raises(ModelFileError, match="not well-formed"):

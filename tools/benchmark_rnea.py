@@ -16,7 +16,8 @@ times, their ratio, and the load average before and after (run it on an
 otherwise idle machine). A batched evaluation (all states in one call) comes
 with issue 22.
 
-Usage: ``.venv/bin/python tools/benchmark_rnea.py [--robot ur5] [--states 200] [--repeat 7]``
+Usage: ``.venv/bin/python tools/benchmark_rnea.py [--robot ur5] [--states 200]
+[--repeat 7]``
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def random_states(model, n: int, rng: np.random.Generator):
         if kind == "free":
             s = model.q_slices[i]
             quat = rng.normal(size=(n, 4))
-            q[:, s.start + 3:s.stop] = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+            q[:, s.start + 3 : s.stop] = quat / np.linalg.norm(
+                quat, axis=1, keepdims=True
+            )
     return q, rng.normal(size=(n, model.nv)), rng.normal(size=(n, model.nv))
 
 
@@ -76,12 +79,18 @@ def main() -> None:
     g = pin_model.gravity.linear.copy()
     q, v, a = random_states(model, args.states, np.random.default_rng(0))
     qp = pinocchio_configuration(model, pin_model, q)
-    vp, ap = pinocchio_velocity(model, pin_model, v), pinocchio_velocity(model, pin_model, a)
+    vp, ap = pinocchio_velocity(model, pin_model, v), pinocchio_velocity(
+        model, pin_model, a
+    )
 
     # the two agree before they are timed
     ours = np.array([rnea(model, q[k], v[k], a[k], g) for k in range(args.states)])
-    theirs = np.array([pin.rnea(pin_model, data, qp[k], vp[k], ap[k]) for k in range(args.states)])
-    error = np.max(np.abs(ours - from_pinocchio_forces(model, pin_model, theirs))) / np.max(np.abs(theirs))
+    theirs = np.array(
+        [pin.rnea(pin_model, data, qp[k], vp[k], ap[k]) for k in range(args.states)]
+    )
+    error = np.max(
+        np.abs(ours - from_pinocchio_forces(model, pin_model, theirs))
+    ) / np.max(np.abs(theirs))
     assert error < 1e-10, f"lib and Pinocchio disagree: {error:.2e} relative"
 
     def run_lib():
@@ -96,15 +105,20 @@ def main() -> None:
     t_lib = best_time(run_lib, args.repeat) / args.states
     t_pin = best_time(run_pin, args.repeat) / args.states
     load_after = os.getloadavg()
-    print(f"robot {args.robot}: nq = {model.nq}, nv = {model.nv}, {model.n_bodies} bodies; "
-          f"{args.states} random states, best of {args.repeat}")
+    print(
+        f"robot {args.robot}: nq = {model.nq}, nv = {model.nv}, "
+        f"{model.n_bodies} bodies; "
+        f"{args.states} random states, best of {args.repeat}"
+    )
     print(f"largest difference lib - Pinocchio: {error:.1e} relative")
     print(f"{'':24s}{'per state':>12s}")
     print(f"{'lib rnea (one state)':24s}{t_lib * 1e6:10.1f} us")
     print(f"{'pin.rnea (Python loop)':24s}{t_pin * 1e6:10.2f} us")
     print(f"ratio lib / Pinocchio: {t_lib / t_pin:.0f}")
-    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
-          f"({os.cpu_count()} cores)")
+    print(
+        f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
+        f"({os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Kinematic trees of :mod:`lib.kinematic_tree` in Pinocchio, for the cross-checks of chapters 3.2 and 3.3.
+"""Kinematic trees in Pinocchio, for the cross-checks of chapters 3.2 and 3.3.
 
 Pinocchio orders a twist ``(v, omega)`` and a wrench ``(f, m)``, stores a
 free flyer's quaternion ``(x, y, z, w)`` and a continuous joint's angle as
@@ -25,7 +25,12 @@ from ..common import GRAVITY
 from ..errors import ModelFileError, ShapeError
 from ..kinematic_tree import KinematicTree, merge_fixed_joints
 
-__all__ = ["pinocchio_model", "pinocchio_configuration", "pinocchio_velocity", "from_pinocchio_forces"]
+__all__ = [
+    "pinocchio_model",
+    "pinocchio_configuration",
+    "pinocchio_velocity",
+    "from_pinocchio_forces",
+]
 
 
 def _pin():
@@ -36,12 +41,14 @@ def _pin():
 
 def _pin_model(pin, value) -> Any:
     if not isinstance(value, pin.Model):
-        raise ShapeError(f"pin_model must be a pinocchio.Model, got {type(value).__name__}")
+        raise ShapeError(
+            f"pin_model must be a pinocchio.Model, got {type(value).__name__}"
+        )
     return value
 
 
 def _com_and_inertia(G: FloatArray) -> tuple[float, FloatArray, FloatArray]:
-    """Mass, COM and inertia about the COM of a spatial inertia ``G`` (angular, linear)."""
+    """Mass, COM and inertia about the COM of a spatial inertia ``G``."""
     m = float(G[3, 3])
     if m == 0.0:
         return 0.0, np.zeros(3), np.zeros((3, 3))
@@ -50,7 +57,9 @@ def _com_and_inertia(G: FloatArray) -> tuple[float, FloatArray, FloatArray]:
     return m, c, G[:3, :3] + m * cx @ cx
 
 
-def pinocchio_model(model: KinematicTree, gravity: ArrayLike = (0.0, 0.0, -GRAVITY)) -> Any:
+def pinocchio_model(
+    model: KinematicTree, gravity: ArrayLike = (0.0, 0.0, -GRAVITY)
+) -> Any:
     """The tree as a ``pin.Model``: one Pinocchio joint per moving joint, same names.
 
     Fixed joints are merged first (:func:`lib.kinematic_tree.merge_fixed_joints`);
@@ -99,7 +108,9 @@ def pinocchio_model(model: KinematicTree, gravity: ArrayLike = (0.0, 0.0, -GRAVI
         else:
             joint = pin.JointModelFreeFlyer()
         X = tree.placements[i]
-        jid = out.addJoint(parent, joint, pin.SE3(X[:3, :3], X[:3, 3]), tree.joint_names[i])
+        jid = out.addJoint(
+            parent, joint, pin.SE3(X[:3, :3], X[:3, 3]), tree.joint_names[i]
+        )
         m, c, inertia = _com_and_inertia(tree.inertias[i])
         body = pin.Inertia.Zero() if m == 0.0 else pin.Inertia(m, c, inertia)
         out.appendBodyToJoint(jid, body, pin.SE3.Identity())
@@ -108,20 +119,34 @@ def pinocchio_model(model: KinematicTree, gravity: ArrayLike = (0.0, 0.0, -GRAVI
 
 
 def _joint_map(model: KinematicTree, pin_model) -> list:
-    """(kind, lib q slice, lib v slice, pin idx_q, pin nq, pin idx_v) per moving joint."""
+    """(kind, q slice, v slice, pin idx_q, pin nq, pin idx_v) per moving joint."""
     names = list(pin_model.names)[1:]
     mine = [n for n, t in zip(model.joint_names, model.joint_types) if t != "fixed"]
     if sorted(names) != sorted(mine) or pin_model.nv != model.nv:
-        raise ModelFileError(f"pin_model's joints {names} are not the tree's moving joints {mine}")
+        raise ModelFileError(
+            f"pin_model's joints {names} are not the tree's moving joints {mine}"
+        )
     out = []
     for i, kind in enumerate(model.joint_types):
         if kind == "fixed":
             continue
         joint = pin_model.joints[pin_model.getJointId(model.joint_names[i])]
         if joint.nv != (6 if kind == "free" else 1):
-            raise ModelFileError(f"pin_model's joint {model.joint_names[i]!r} has {joint.nv} velocities, "
-                                 f"the tree's {kind} joint has {model.S[i].shape[1]}")
-        out.append((kind, model.q_slices[i], model.v_slices[i], joint.idx_q, joint.nq, joint.idx_v))
+            raise ModelFileError(
+                f"pin_model's joint {model.joint_names[i]!r} has {joint.nv} "
+                "velocities, "
+                f"the tree's {kind} joint has {model.S[i].shape[1]}"
+            )
+        out.append(
+            (
+                kind,
+                model.q_slices[i],
+                model.v_slices[i],
+                joint.idx_q,
+                joint.nq,
+                joint.idx_v,
+            )
+        )
     return out
 
 
@@ -129,7 +154,9 @@ def _stack(value: ArrayLike, name: str, size: int) -> FloatArray:
     return as_array(value, name, [None] * (np.ndim(value) - 1) + [size])
 
 
-def pinocchio_configuration(model: KinematicTree, pin_model: Any, q: ArrayLike) -> FloatArray:
+def pinocchio_configuration(
+    model: KinematicTree, pin_model: Any, q: ArrayLike
+) -> FloatArray:
     """The tree's coordinates ``q`` as the Pinocchio model's configuration vector.
 
     Free joints: ``(p, w, x, y, z)`` becomes ``(p, x, y, z, w)``; a Pinocchio
@@ -173,8 +200,8 @@ def pinocchio_configuration(model: KinematicTree, pin_model: Any, q: ArrayLike) 
     for kind, qs, _, iq, nq, _ in _joint_map(model, pm):
         qi = q_arr[..., qs]
         if kind == "free":
-            out[..., iq:iq + 3] = qi[..., :3]
-            out[..., iq + 3:iq + 6] = qi[..., 4:7]
+            out[..., iq : iq + 3] = qi[..., :3]
+            out[..., iq + 3 : iq + 6] = qi[..., 4:7]
             out[..., iq + 6] = qi[..., 3]
         elif nq == 2:
             out[..., iq] = np.cos(qi[..., 0])
@@ -184,7 +211,9 @@ def pinocchio_configuration(model: KinematicTree, pin_model: Any, q: ArrayLike) 
     return out
 
 
-def pinocchio_velocity(model: KinematicTree, pin_model: Any, v: ArrayLike) -> FloatArray:
+def pinocchio_velocity(
+    model: KinematicTree, pin_model: Any, v: ArrayLike
+) -> FloatArray:
     """The tree's velocities (or accelerations) in the Pinocchio model's order.
 
     A free joint's ``(omega, v)`` becomes Pinocchio's ``(v, omega)`` (both in
@@ -227,14 +256,16 @@ def pinocchio_velocity(model: KinematicTree, pin_model: Any, v: ArrayLike) -> Fl
     for kind, _, vs, _, _, iv in _joint_map(model, pm):
         vi = v_arr[..., vs]
         if kind == "free":
-            out[..., iv:iv + 3] = vi[..., 3:]
-            out[..., iv + 3:iv + 6] = vi[..., :3]
+            out[..., iv : iv + 3] = vi[..., 3:]
+            out[..., iv + 3 : iv + 6] = vi[..., :3]
         else:
             out[..., iv] = vi[..., 0]
     return out
 
 
-def from_pinocchio_forces(model: KinematicTree, pin_model: Any, tau: ArrayLike) -> FloatArray:
+def from_pinocchio_forces(
+    model: KinematicTree, pin_model: Any, tau: ArrayLike
+) -> FloatArray:
     """Joint forces of the Pinocchio model in the tree's order.
 
     A free joint's Pinocchio wrench ``(f, m)`` becomes ``(m, f)``.
@@ -276,8 +307,8 @@ def from_pinocchio_forces(model: KinematicTree, pin_model: Any, tau: ArrayLike) 
     out = np.zeros_like(t_arr)
     for kind, _, vs, _, _, iv in _joint_map(model, pm):
         if kind == "free":
-            out[..., vs.start:vs.start + 3] = t_arr[..., iv + 3:iv + 6]
-            out[..., vs.start + 3:vs.stop] = t_arr[..., iv:iv + 3]
+            out[..., vs.start : vs.start + 3] = t_arr[..., iv + 3 : iv + 6]
+            out[..., vs.start + 3 : vs.stop] = t_arr[..., iv : iv + 3]
         else:
             out[..., vs.start] = t_arr[..., iv]
     return out

@@ -41,7 +41,9 @@ def _robots_folder() -> Path:
             return folder
     raise ModelFileError(
         "the example-robot-data package is not installed (its URDFs live in "
-        f"site-packages/{_SHARE.as_posix()}); install it: pip install -r requirements/book.txt")
+        f"site-packages/{_SHARE.as_posix()}); install it: "
+        "pip install -r requirements/book.txt"
+    )
 
 
 def robot_urdf_path(name: str) -> Path:
@@ -75,7 +77,9 @@ def robot_urdf_path(name: str) -> Path:
     one_of(name, "name", list(ROBOTS))
     path = _robots_folder() / ROBOTS[name][0]
     if not path.is_file():
-        raise ModelFileError(f"example-robot-data has no {ROBOTS[name][0]} (looked in {path.parent})")
+        raise ModelFileError(
+            f"example-robot-data has no {ROBOTS[name][0]} (looked in {path.parent})"
+        )
     return path
 
 
