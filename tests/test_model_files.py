@@ -173,13 +173,14 @@ ROBOT = """<robot name="branch">
   </inertial></link>
   <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/>
     <origin xyz="0 0 0.3" rpy="0.1 0.2 0.3"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1"/></joint>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
   <joint name="elbow" type="continuous"><parent link="upper"/><child link="fore"/>
     <origin xyz="0.4 0 0"/><axis xyz="0 0 2"/></joint>
   <joint name="flange" type="fixed"><parent link="fore"/><child link="tool"/>
     <origin xyz="0.3 0 0" rpy="0 1.5707963 0"/></joint>
   <joint name="rail" type="prismatic"><parent link="base"/><child link="slider"/>
-    <origin xyz="0.1 0 0"/></joint>
+    <origin xyz="0.1 0 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
 </robot>"""
 UPPER = URDF.split(">", 1)[1].rsplit("</link>", 1)[0]  # the payload's <inertial>
 

@@ -30,6 +30,7 @@ from lib.kinematic_tree import (
     tree_kinetic_energy,
     tree_potential_energy,
 )
+from lib.model_files import parse_urdf_model
 from lib.models.pinocchio_tree import (
     from_pinocchio_forces,
     pinocchio_configuration,
@@ -38,6 +39,7 @@ from lib.models.pinocchio_tree import (
 )
 from lib.models.robots import load_robot, robot_urdf_path
 from lib.spatial import spatial_inertia, transform
+from test_model_files import ROBOT, UPPER
 
 RTOL = 1e-10
 # (angular, linear) <-> (linear, angular)
@@ -219,6 +221,17 @@ def test_hand_built_spatial_tree_agrees_with_pinocchio(floating):
     rng = np.random.default_rng(83)
     model, pm = hand_built(rng, floating)
     compare(model, pm, rng, n_states=20)
+
+
+@pytest.mark.parametrize("root_joint", ["fixed", "free"])
+def test_a_urdf_with_every_joint_type_agrees_with_pinocchio(root_joint):
+    """Continuous (Pinocchio: cos, sin), prismatic, fixed, tilted origins, a branch."""
+    text = ROBOT.format(upper=UPPER)
+    model = parse_urdf_model(text, root_joint=root_joint)
+    root = [pin.JointModelFreeFlyer()] if root_joint == "free" else []
+    pin_model = pin.buildModelFromXML(text, *root)
+    assert pin_model.nq == model.nq + 1  # the continuous elbow's (cos q, sin q)
+    compare(model, pin_model, np.random.default_rng(85), n_states=10)
 
 
 def test_batches_agree_with_pinocchio_state_by_state():

@@ -27,4 +27,9 @@ model (``tests/test_layers.py`` holds the rule).
   the friction cone meets the torque limits (contact and friction).
 - :mod:`lib.models.ball_drop`: a ball dropped on the floor, penalty contact
   versus impulse contact (contact and friction).
+- :mod:`lib.models.robots`: UR5, Panda, Solo-12 and Talos from the
+  ``example-robot-data`` package as kinematic trees (chapters 3.2 to 3.5).
+- :mod:`lib.models.pinocchio_tree`: a kinematic tree in Pinocchio and the
+  conversions of states and forces, for the cross-checks of chapters 3.2
+  and 3.3.
 """
