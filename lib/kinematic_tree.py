@@ -54,7 +54,7 @@ from .errors import (
     OutOfRangeError,
     ShapeError,
 )
-from .inertia import _skew
+from .inertia import _skew, check_physical_inertia
 from .model_files import quat_to_rotation
 from .spatial import inverse_transform, transform_spatial_inertia
 
@@ -144,27 +144,35 @@ def _names(value, name: str, count: int, default: str) -> tuple:
 
 
 def _check_inertia(value: ArrayLike, name: str) -> FloatArray:
-    """A spatial inertia: symmetric, semidefinite, mass block ``m E``, ``m >= 0``."""
+    """A rigid body's spatial inertia ``[[I_c - m [c]^2, m [c]], [-m [c], m E]]``.
+
+    Symmetric and positive semidefinite, the mass block ``m E`` (``m >= 0``),
+    a skew-symmetric ``m [c]`` and a physical ``I_c`` (3.1's triangle
+    inequality); a massless body has ``G = 0``.
+    """
     g = as_spatial_inertia(value, name)
-    mass = g[3, 3]
-    scale = max(float(np.max(np.abs(g))), np.finfo(float).tiny)
-    if (
-        mass < -_MASS_BLOCK_RTOL * scale
-        or np.max(np.abs(g[3:, 3:] - mass * np.eye(3))) > _MASS_BLOCK_RTOL * scale
-    ):
+    mass = float(g[3, 3])
+    tol = _MASS_BLOCK_RTOL * max(float(np.max(np.abs(g))), np.finfo(float).tiny)
+    first = g[:3, 3:]
+    if mass < -tol or np.max(np.abs(g[3:, 3:] - mass * np.eye(3))) > tol:
         raise NonPhysicalInertiaError(
             f"{name} must be a rigid body's spatial inertia with the mass block m E "
-            "(m >= 0) "
-            f"in its lower right, got {np.round(g[3:, 3:], 12)!r}"
+            f"(m >= 0) in its lower right, got {np.round(g[3:, 3:], 12)!r}"
         )
-    if (
-        mass <= _MASS_BLOCK_RTOL * scale
-        and np.max(np.abs(g)) > 0.0
-        and np.max(np.abs(g[:3, 3:])) > _MASS_BLOCK_RTOL * scale
-    ):
+    if np.max(np.abs(first + first.T)) > tol:
         raise NonPhysicalInertiaError(
-            f"{name} has zero mass but a non-zero first moment m [c]"
+            f"{name} must have the skew-symmetric block m [c] in its upper right "
+            f"(c: the centre of mass), got {np.round(first, 12)!r}"
         )
+    if mass <= tol:
+        if np.max(np.abs(g)) > 0.0:
+            raise NonPhysicalInertiaError(
+                f"{name} has zero mass but a non-zero inertia: no body has that"
+            )
+        return g
+    check_physical_inertia(
+        g[:3, :3] + first @ first / mass, f"{name}'s inertia about its centre of mass"
+    )
     return g
 
 

@@ -449,6 +449,18 @@ def test_bad_trees_are_rejected_with_clear_errors():
         kinematic_tree([-1], ["revolute"], z, [E], [np.diag([1.0, 1, 1, 1, 2, 3])])
     with pytest.raises(NonPhysicalInertiaError, match=r"inertias\[0\]"):
         kinematic_tree([-1], ["revolute"], z, [E], [-G])
+    skewless = G.copy()
+    skewless[0, 4] = skewless[4, 0] = 0.01  # symmetric, positive definite, no m [c]
+    with pytest.raises(NonPhysicalInertiaError, match="skew-symmetric block m"):
+        kinematic_tree([-1], ["revolute"], z, [E], [skewless])
+    flat = np.diag([0.1, 0.1, 0.3, 1.0, 1.0, 1.0])  # positive definite, 0.1 + 0.1 < 0.3
+    with pytest.raises(NonPhysicalInertiaError, match="triangle inequality"):
+        kinematic_tree([-1], ["revolute"], z, [E], [flat])
+    massless = np.diag([0.1, 0.1, 0.1, 0.0, 0.0, 0.0])
+    with pytest.raises(
+        NonPhysicalInertiaError, match="zero mass but a non-zero inertia"
+    ):
+        kinematic_tree([-1], ["revolute"], z, [E], [massless])
     with pytest.raises(NonFiniteError, match="inertias"):
         kinematic_tree([-1], ["revolute"], z, [E], [G * np.nan])
     with pytest.raises(ShapeError, match="names must be unique"):
