@@ -666,7 +666,9 @@ def _private_functions():
     private = dict(globals())
     for name, obj in list(private.items()):
         if isinstance(obj, types.FunctionType) and obj.__module__ == __name__:
-            private[name] = types.FunctionType(obj.__code__, private, obj.__name__, obj.__defaults__, obj.__closure__)
+            copy = types.FunctionType(obj.__code__, private, obj.__name__, obj.__defaults__, obj.__closure__)
+            copy.__kwdefaults__ = obj.__kwdefaults__  # keyword-only defaults (every_case_failed's kind=None)
+            private[name] = copy
     return private
 
 

@@ -145,3 +145,33 @@ def test_make_install_book_installs_nbconvert():
     pins = [line.split("==")[0].strip().lower() for line in (REPO / "requirements" / "book.txt").read_text()
             .splitlines() if "==" in line and not line.lstrip().startswith("#")]
     assert "nbconvert" in pins
+
+
+def test_the_accepted_forms_are_graded_in_the_child(tmp_path):
+    """End to end, through the sandboxed child: a matrix as a list of rows, letters written
+    together, a length without a space; and a wrong type is a plain wrong answer (it once came
+    back as "interfered with the grader's channel": the child's private copy of a runner
+    function had lost its keyword-only defaults)."""
+    from grader.spec import ChoiceExercise, Chapter, ExpressionExercise, QuantityExercise
+
+    chapter = Chapter(name="tiny_forms", title="0 Tiny", seed=1, exercises=[
+        ExpressionExercise(number="0.1", name="M", points=1, symbols=("x",), public_points=[{"x": 2.0}],
+                           sample=lambda rng: {"x": float(rng.uniform(1.0, 2.0))}, n_hidden=2, shape=(2, 2)),
+        ChoiceExercise(number="0.2", name="facts", points=1, options=("A", "B", "C"), multi=True),
+        QuantityExercise(number="0.3", name="length", points=1, unit="m", rtol=1e-3),
+    ])
+    solutions = tmp_path / "tiny_forms.py"
+    solutions.write_text("import sympy as sp\nx = sp.Symbol('x')\nM = sp.Matrix([[x, 1], [0, x**2]])\n"
+                         "facts = {'A', 'C'}\nlength = '4.382 m'\n")
+    opts = core.GradeOptions(chapter=chapter, solutions=str(solutions), limits=small_limits())
+    good = tmp_path / "good.py"
+    good.write_text("import sympy as sp\nx = sp.Symbol('x')\nM = [[x, 1], [0, x**2]]\nfacts = 'AC'\n"
+                    "length = '4.382meters'\n")
+    report = core.grade_submission(good, opts)
+    assert report["score"] == 3.0, core.format_report(report)
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sympy as sp\nM = sp.Symbol('x')\nfacts = 'AB'\nlength = '4.382 furlongs'\n")
+    report = core.grade_submission(bad, opts)
+    text = core.format_report(report)
+    assert report["score"] == 0.0 and "interfered" not in text, text
+    assert "is a Symbol; expected a sympy.Matrix of shape (2, 2)" in text, text
