@@ -13,6 +13,12 @@ and compares them with :func:`grader.compare.compare` -- the code the grader
 uses. It prints what was expected, what was returned and the tolerance, and
 always says that hidden cases are graded later. It is feedback, not a score:
 the grader never runs it (during grading ``check`` does nothing).
+
+The answer runs as it will be graded (:func:`graded_namespace`): only what
+graded code may import (:data:`grader.runner.ALLOWED_PACKAGES`, ``lib`` not in
+an exercise graded without it), and without the names a cell defines below an
+import that fails there; the check then names that cell first, as the
+grader's feedback does.
 """
 
 from __future__ import annotations
