@@ -120,8 +120,14 @@ ALLOWED_SENTENCE = ("Your code may import the Python standard library, `numpy`, 
 _ALLOWED_TEXT = "graded code may import only the Python standard library, numpy, scipy, sympy and lib"
 
 
+#: Modules the child provides itself: the notebook's ``from grader.inline import checker`` (a no-op).
+PROVIDED = ("grader", "grader.inline")
+
+
 def import_allowed(name: str, with_lib: bool = True) -> bool:
     """Whether graded code may import module ``name`` (``lib`` only where ``with_lib``)."""
+    if name in PROVIDED:
+        return True
     top = str(name).partition(".")[0]
     if top == "lib":
         return bool(with_lib)

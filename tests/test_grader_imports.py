@@ -38,7 +38,7 @@ def test_every_introduction_states_the_one_list(chapter):
 
 def test_the_list():
     for name in ("math", "itertools", "collections.abc", "numpy.linalg", "scipy.integrate", "sympy", "mpmath",
-                 "lib.inertia", "__main__"):
+                 "lib.inertia", "__main__", "grader.inline"):
         assert runner.import_allowed(name), name
     for name in ("trimesh", "mujoco", "matplotlib.pyplot", "IPython.display", "yaml", "pinocchio", "pydrake",
                  "jupytext", "grader.core"):
@@ -102,6 +102,13 @@ import numpy as np
         entry = by_name[ex.name]
         if entry["score"] < entry["points"]:
             assert entry["feedback"].startswith("Cell 2 stops at line 1: `trimesh` cannot be imported"), entry
+
+
+def test_the_notebooks_first_cell_loses_nothing():
+    """`from grader.inline import checker` is provided in the child (a no-op): no cell stops there."""
+    first = 'import numpy as np\nfrom grader.inline import checker\n\ncheck = checker("x")\nimport sympy as sp'
+    assert core.first_refused_import(first, with_lib=False) is None
+    assert core.first_refused_import("import numpy as np\nimport grader.core\n") == (2, "grader.core")
 
 
 def _cells(*sources):
