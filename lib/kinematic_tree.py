@@ -112,7 +112,7 @@ class KinematicTree:
     q_slices: tuple
     v_slices: tuple
     S: tuple
-    _constants: tuple = ()
+    _constants: dict | None = None
 
     @property
     def n_bodies(self) -> int:
@@ -346,13 +346,35 @@ def kinematic_tree(
         subspaces.append(s)
     for array in (axis_arr, place, inert):
         array.setflags(write=False)
-    constants = (
-        []
-    )  # per body: R0, p0 and, for a revolute joint, R0 [a] and R0 [a]^2 (Rodrigues)
+    # constants of the vectorised kinematics (every body at once): R0, p0 of X_i;
+    # R0 [a], R0 [a]^2 of revolute joints (Rodrigues), R0 a of prismatic joints;
+    # the map from joint velocities to the joint twists S_i qd_i of all bodies
+    r0, p0 = place[:, :3, :3], place[:, :3, 3]
+    ka = _skew(axis_arr)
+    revolute = np.array([k == "revolute" for k in types])[:, None, None]
+    prismatic = np.array([k == "prismatic" for k in types])[:, None]
+    s_map = np.zeros((iv, n_b, 6))
     for i in range(n_b):
-        r0, p0 = place[i, :3, :3], place[i, :3, 3]
-        k = _skew(axis_arr[i])
-        constants.append((r0, p0[None, :], r0 @ k, r0 @ k @ k, r0 @ axis_arr[i]))
+        s_map[v_slices[i], i, :] = subspaces[i].T
+    constants = {
+        "r0": r0,
+        "p0": p0,
+        "r0_k": np.where(revolute, r0 @ ka, 0.0),
+        "r0_k2": np.where(revolute, r0 @ ka @ ka, 0.0),
+        "r0_a": np.where(prismatic, (r0 @ axis_arr[:, :, None])[:, :, 0], 0.0),
+        "revolute": np.array([i for i, k in enumerate(types) if k == "revolute"], int),
+        "prismatic": np.array(
+            [i for i, k in enumerate(types) if k == "prismatic"], int
+        ),
+        "free": tuple(i for i, k in enumerate(types) if k == "free"),
+        "s_map": s_map.reshape(iv, n_b * 6),
+    }
+    constants["q_revolute"] = np.array(
+        [q_slices[i].start for i in constants["revolute"]], int
+    )
+    constants["q_prismatic"] = np.array(
+        [q_slices[i].start for i in constants["prismatic"]], int
+    )
     return KinematicTree(
         body_names,
         tuple(parent_list),
@@ -367,7 +389,7 @@ def kinematic_tree(
         tuple(q_slices),
         tuple(v_slices),
         tuple(subspaces),
-        tuple(constants),
+        constants,
     )
 
 
@@ -500,28 +522,28 @@ def _gravity(gravity: ArrayLike) -> FloatArray:
 # --------------------------------------------------------------------------- kinematics
 
 
-def _joint_poses(
-    model: KinematicTree, q: FloatArray
-) -> list[tuple[FloatArray, FloatArray]]:
-    """``(R, p)`` of ``T_{lambda(i), i}(q)`` per body, (N or 1, 3, 3) and (N or 1, 3).
+def _joint_poses(model: KinematicTree, q: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``(R, p)`` of every ``T_{lambda(i), i}(q)``: (n_b, N, 3, 3) and (n_b, N, 3).
 
-    A revolute joint turns by Rodrigues' formula ``R_J = E + sin q [a] + (1 -
-    cos q) [a]^2``; constant parts keep a batch axis of length 1 (broadcast).
+    No joint depends on another, so all bodies are evaluated at once; a
+    revolute joint turns by Rodrigues' formula ``R_J = E + sin q [a] + (1 -
+    cos q) [a]^2`` (zero angle for the other joints). Arrays are body-major
+    (body first) so that each body's block of the batch is contiguous.
     """
-    poses = []
-    for i, kind in enumerate(model.joint_types):
-        r0, p0, r0_k, r0_k2, r0_a = model._constants[i]
-        qi = q[:, model.q_slices[i]]
-        if kind == "revolute":
-            s, c = np.sin(qi)[:, :, None], np.cos(qi)[:, :, None]
-            poses.append((r0 + s * r0_k + (1.0 - c) * r0_k2, p0))
-        elif kind == "prismatic":
-            poses.append((r0[None], p0 + qi * r0_a))
-        elif kind == "fixed":
-            poses.append((r0[None], p0))
-        else:  # free
-            poses.append((r0 @ quat_to_rotation(qi[:, 3:]), p0 + qi[:, :3] @ r0.T))
-    return poses
+    c = model._constants
+    n = q.shape[0]
+    angle = np.zeros((model.n_bodies, n))
+    angle[c["revolute"]] = q[:, c["q_revolute"]].T
+    slide = np.zeros((model.n_bodies, n))
+    slide[c["prismatic"]] = q[:, c["q_prismatic"]].T
+    sin, cos = np.sin(angle)[:, :, None, None], np.cos(angle)[:, :, None, None]
+    r = c["r0"][:, None] + sin * c["r0_k"][:, None] + (1.0 - cos) * c["r0_k2"][:, None]
+    p = c["p0"][:, None] + slide[:, :, None] * c["r0_a"][:, None]
+    for i in c["free"]:
+        s = model.q_slices[i].start
+        r[i] = c["r0"][i] @ quat_to_rotation(q[:, s + 3 : s + 7])
+        p[i] = c["p0"][i] + q[:, s : s + 3] @ c["r0"][i].T
+    return r, p
 
 
 def _linear_map(function, size: int) -> FloatArray:
@@ -540,36 +562,32 @@ _AD = _linear_map(
 )
 
 
-def _adjoints(poses: list[tuple[FloatArray, FloatArray]]) -> list[FloatArray]:
-    """``Ad_{T_{i, lambda(i)}}`` (N, 6, 6) per body: parent twists into the body frame.
+def _adjoints(r: FloatArray, p: FloatArray) -> FloatArray:
+    """``Ad_{T_{i, lambda(i)}}`` (n_b, N, 6, 6): parent twists into each body's frame.
 
     With ``T_{lambda i} = (R, p)``: ``[[R^T, 0], [-R^T [p], R^T]]``.
     """
-    out = []
-    for r, p in poses:
-        rt = np.swapaxes(r, -1, -2)
-        x = np.zeros((max(r.shape[0], p.shape[0]), 6, 6))
-        x[:, :3, :3] = rt
-        x[:, 3:, 3:] = rt
-        x[:, 3:, :3] = -rt @ (p @ _SKEW).reshape(-1, 3, 3)
-        out.append(x)
-    return out
+    n_b, n = p.shape[:2]
+    rt = np.swapaxes(r, -1, -2)
+    x = np.zeros((n_b, n, 6, 6))
+    x[:, :, :3, :3] = rt
+    x[:, :, 3:, 3:] = rt
+    x[:, :, 3:, :3] = -rt @ (p @ _SKEW).reshape(n_b, n, 3, 3)
+    return x
 
 
-def _world_poses(model: KinematicTree, poses) -> list[tuple[FloatArray, FloatArray]]:
-    world = []
-    for i, (r, p) in enumerate(poses):
-        parent = model.parents[i]
-        if parent < 0:
-            world.append((r, p))
-        else:
-            rp, pp = world[parent]
-            world.append((rp @ r, pp + (rp @ p[..., None])[..., 0]))
-    return world
+def _world_poses(model: KinematicTree, r: FloatArray, p: FloatArray):
+    """World poses ``(R_0i, p_0i)`` of every body, (n_b, N, 3, 3) and (n_b, N, 3)."""
+    rw, pw = r.copy(), p.copy()
+    for i, parent in enumerate(model.parents):
+        if parent >= 0:
+            rw[i] = rw[parent] @ r[i]
+            pw[i] = pw[parent] + (rw[parent] @ p[i, :, :, None])[:, :, 0]
+    return rw, pw
 
 
-def _homogeneous(r: FloatArray, p: FloatArray, n: int) -> FloatArray:
-    out = np.zeros((n, 4, 4))
+def _homogeneous(r: FloatArray, p: FloatArray) -> FloatArray:
+    out = np.zeros(p.shape[:-1] + (4, 4))
     out[..., :3, :3] = r
     out[..., :3, 3] = p
     out[..., 3, 3] = 1.0
@@ -617,8 +635,9 @@ def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
     """
     instance_of(model, KinematicTree, "model")
     (q_arr,), single = _states(model, (q, "q", model.nq))
-    world = _world_poses(model, _joint_poses(model, q_arr))
-    out = np.stack([_homogeneous(r, p, q_arr.shape[0]) for r, p in world], axis=1)
+    out = np.swapaxes(
+        _homogeneous(*_world_poses(model, *_joint_poses(model, q_arr))), 0, 1
+    )
     return out[0] if single else out
 
 
@@ -672,14 +691,19 @@ def frame_pose(model: KinematicTree, q: ArrayLike, name: str) -> FloatArray:
     return T[..., body, :, :] @ pose
 
 
-def _twists(model: KinematicTree, adjoints, v: FloatArray) -> list[FloatArray]:
-    twists = []
-    for i, x in enumerate(adjoints):
-        joint = v[:, model.v_slices[i]] @ model.S[i].T
-        parent = model.parents[i]
-        twists.append(
-            joint if parent < 0 else (x @ twists[parent][:, :, None])[:, :, 0] + joint
-        )
+def _joint_twists(model: KinematicTree, v: FloatArray) -> FloatArray:
+    """``S_i qd_i`` of every body, body-major (n_b, N, 6)."""
+    s_map = model._constants["s_map"]
+    joint = (v @ s_map).reshape(v.shape[0], model.n_bodies, 6)
+    return np.ascontiguousarray(np.swapaxes(joint, 0, 1))
+
+
+def _twists(model: KinematicTree, x: FloatArray, v: FloatArray) -> FloatArray:
+    """Body twists (n_b, N, 6) from the adjoints ``x`` and joint velocities ``v``."""
+    twists = _joint_twists(model, v)
+    for i, parent in enumerate(model.parents):
+        if parent >= 0:
+            twists[i] += (x[i] @ twists[parent, :, :, None])[:, :, 0]
     return twists
 
 
@@ -722,8 +746,9 @@ def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
     """
     instance_of(model, KinematicTree, "model")
     (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
-    twists = _twists(model, _adjoints(_joint_poses(model, q_arr)), v_arr)
-    out = np.stack(twists, axis=1)
+    out = np.swapaxes(
+        _twists(model, _adjoints(*_joint_poses(model, q_arr)), v_arr), 0, 1
+    )
     return out[0] if single else out
 
 
@@ -736,46 +761,38 @@ def _rnea(
     v: FloatArray,
     a: FloatArray,
     gravity: FloatArray,
-) -> tuple[FloatArray, list[FloatArray]]:
-    """Joint forces (N, nv) and joint wrenches per body (N, 6) of validated batches.
+) -> tuple[FloatArray, FloatArray]:
+    """Joint forces (N, nv) and joint wrenches (n_b, N, 6) of validated batches.
 
-    ``ad_V`` is built as one stack per body (``V @ _AD``); ``ad_V W`` is then
-    a matrix product and ``-ad_V^T P`` is ``-P @ ad_V``.
+    The joint transforms, adjoints and joint twists ``S_i qd_i`` of all bodies
+    are evaluated at once; only the recursions loop over the bodies. ``ad_V``
+    is built as one stack per body (``V @ _AD``): ``ad_V W`` is then a matrix
+    product and ``-ad_V^T P`` is ``-P @ ad_V``.
     """
-    n = q.shape[0]
-    adjoints = _adjoints(_joint_poses(model, q))
-    base = np.zeros((n, 6))
-    base[:, 3:] = -gravity  # gravity as an upward acceleration of the ground
-    twists, accels, wrenches = [], [], []
-    for i, x in enumerate(adjoints):
-        s = model.S[i]
-        joint_v = v[:, model.v_slices[i]] @ s.T
-        parent = model.parents[i]
-        a_parent = base if parent < 0 else accels[parent]
-        twist = (
-            joint_v
-            if parent < 0
-            else (x @ twists[parent][:, :, None])[:, :, 0] + joint_v
-        )
-        ad_v = (twist @ _AD).reshape(n, 6, 6)
-        accel = (
-            (x @ a_parent[:, :, None])[:, :, 0]
-            + (ad_v @ joint_v[:, :, None])[:, :, 0]
-            + a[:, model.v_slices[i]] @ s.T
-        )
+    n, n_b = q.shape[0], model.n_bodies
+    x = _adjoints(*_joint_poses(model, q))
+    joint_v = _joint_twists(model, v)
+    accels = _joint_twists(model, a)  # S_i qdd_i, completed below
+    twists = joint_v.copy()
+    wrenches = np.empty((n_b, n, 6))
+    base = np.zeros((n, 6, 1))
+    base[:, 3:, 0] = -gravity  # gravity as an upward acceleration of the ground
+    for i, parent in enumerate(model.parents):
+        if parent >= 0:
+            twists[i] += (x[i] @ twists[parent, :, :, None])[:, :, 0]
+            a_parent = accels[parent, :, :, None]
+        else:
+            a_parent = base
+        ad_v = (twists[i] @ _AD).reshape(n, 6, 6)
+        accels[i] += (x[i] @ a_parent + ad_v @ joint_v[i, :, :, None])[:, :, 0]
         g = model.inertias[i]
-        wrench = accel @ g - ((twist @ g)[:, None, :] @ ad_v)[:, 0, :]
-        twists.append(twist)
-        accels.append(accel)
-        wrenches.append(wrench)
-    tau = np.zeros((n, model.nv))
-    for i in range(model.n_bodies - 1, -1, -1):
-        tau[:, model.v_slices[i]] = wrenches[i] @ model.S[i]
+        wrenches[i] = accels[i] @ g - ((twists[i] @ g)[:, None, :] @ ad_v)[:, 0, :]
+    for i in range(n_b - 1, -1, -1):
         parent = model.parents[i]
         if parent >= 0:
-            wrenches[parent] = (
-                wrenches[parent] + (wrenches[i][:, None, :] @ adjoints[i])[:, 0, :]
-            )
+            wrenches[parent] += (wrenches[i, :, None, :] @ x[i])[:, 0, :]
+    s_map = model._constants["s_map"]
+    tau = np.swapaxes(wrenches, 0, 1).reshape(n, n_b * 6) @ s_map.T
     return tau, wrenches
 
 
@@ -891,7 +908,7 @@ def joint_wrenches(
         model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv)
     )
     _, wrenches = _rnea(model, q_arr, v_arr, a_arr, _gravity(gravity))
-    out = np.stack(wrenches, axis=1)
+    out = np.swapaxes(wrenches, 0, 1)
     return out[0] if single else out
 
 
@@ -1081,10 +1098,8 @@ def tree_kinetic_energy(
     """
     instance_of(model, KinematicTree, "model")
     (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
-    twists = np.stack(
-        _twists(model, _adjoints(_joint_poses(model, q_arr)), v_arr), axis=1
-    )
-    energy = 0.5 * np.einsum("nbi,bij,nbj->n", twists, model.inertias, twists)
+    twists = _twists(model, _adjoints(*_joint_poses(model, q_arr)), v_arr)
+    energy = 0.5 * np.einsum("bni,bij,bnj->n", twists, model.inertias, twists)
     return float(energy[0]) if single else energy
 
 
@@ -1130,15 +1145,13 @@ def tree_potential_energy(
     instance_of(model, KinematicTree, "model")
     (q_arr,), single = _states(model, (q, "q", model.nq))
     g = _gravity(gravity)
-    world = _world_poses(model, _joint_poses(model, q_arr))
+    r, p = _world_poses(model, *_joint_poses(model, q_arr))
     # G[:3, 3:] = m [c]: m c_x = G[2, 4], m c_y = G[0, 5], m c_z = G[1, 3]
     m_c = np.stack(
         [model.inertias[:, 2, 4], model.inertias[:, 0, 5], model.inertias[:, 1, 3]],
         axis=1,
     )
-    masses = model.inertias[:, 3, 3]
-    energy = np.zeros(q_arr.shape[0])
-    for i, (r, p) in enumerate(world):
-        first_moment = masses[i] * p + (r @ m_c[i])
-        energy -= first_moment @ g
+    masses = model.inertias[:, 3, 3, None, None]
+    first_moments = masses * p + (r @ m_c[:, None, :, None])[..., 0]
+    energy = -np.sum(first_moments @ g, axis=0)
     return float(energy[0]) if single else energy
