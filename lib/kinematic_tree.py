@@ -493,12 +493,13 @@ def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
 def _batch(
     model: KinematicTree, value: ArrayLike, name: str, size: int, batch: int | None
 ) -> FloatArray:
-    """``value`` as (N, size); ``batch``: N of the first argument (None: any)."""
+    """``value`` as (N, size); ``batch``: N of the first argument (-1: one state,
+    None: either form)."""
     ndim = np.ndim(value) if not isinstance(value, str) else 0
     if batch is None:
         shape = (None, size) if ndim == 2 else (size,)
     else:
-        shape = (batch, size) if batch > 0 else (size,)
+        shape = (batch, size) if batch >= 0 else (size,)
     array = as_array(value, name, shape)
     return array if array.ndim == 2 else array[None, :]
 
@@ -509,7 +510,7 @@ def _states(model: KinematicTree, *pairs) -> tuple[list[FloatArray], bool]:
     first, name, size = pairs[0]
     arrays = [_batch(model, first, name, size, None)]
     single = np.ndim(first) == 1
-    n = 0 if single else arrays[0].shape[0]
+    n = -1 if single else arrays[0].shape[0]
     for value, other, other_size in pairs[1:]:
         arrays.append(_batch(model, value, other, other_size, n))
     return arrays, single
