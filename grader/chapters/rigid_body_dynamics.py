@@ -456,9 +456,9 @@ CHAPTER = Chapter(
             rtol=1e-6, atol=1e-9,
         ),
         FunctionExercise(
-            number="3.1.2", name="inertia_between_points", points=2, partial=True,
+            number="3.1.2", name="inertia_between_points", points=2, partial=True, lib_forbidden=True,
             section="sec-rb-steiner", minutes=12, validate=_valid_between_points,
-            title="From the inertia about one point to the inertia about another",
+            title="From the inertia about one point to the inertia about another (without lib)",
             args=("inertia_a", "mass", "com", "a", "b"),
             public=[
                 {"inertia_a": [[0.05, 0.0, 0.0], [0.0, 0.05, 0.0], [0.0, 0.0, 0.01]], "mass": 2.0,
