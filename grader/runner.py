@@ -732,7 +732,11 @@ def child_main(result_fd):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     except Exception:
         pass
-    import numpy  # noqa: F401  (imported before submission code runs)
+    import numpy  # (imported before submission code runs)
+
+    # numpy unreadable by the sandbox user imports as an empty namespace package: a set-up
+    # error (the grader says so to the instructor), not a zero for every answer.
+    numpy.ndarray  # noqa: B018
 
     _install_fake_grader()
     student = types.ModuleType(str(payload.get("module") or "__main__"))

@@ -219,14 +219,19 @@ def test_one_submission_gets_the_same_scores_from_grade_and_from_the_bundle(inst
 
 
 def test_run_autograder_says_tell_your_instructor_when_the_grader_fails(installed_bundle):
-    """As if setup.sh had not made the venv readable: the sandbox user cannot import numpy."""
+    """As if setup.sh had not made the venv readable: the sandbox user cannot import numpy.
+
+    numpy itself, not site-packages: in the namespace mode only the allowed packages are
+    mounted back, below folders the sandbox makes (README, "What a submission may import").
+    """
     env = installed_bundle["env"]
     (site,) = glob.glob(str(Path(env["GRADER_AUTOGRADER_DIR"]) / "venv" / "lib" / "python3.*" / "site-packages"))
-    os.chmod(site, 0o700)
+    numpy_dir = os.path.join(site, "numpy")
+    os.chmod(numpy_dir, 0o700)
     try:
         res = run_autograder(env, (REPO / "solutions" / f"{CHAPTER}.py").read_text(), f"{CHAPTER}.py")
     finally:
-        os.chmod(site, 0o755)
+        os.chmod(numpy_dir, 0o755)
     assert res["output"] == GRADER_FAILED and res["score"] == 0 and res["tests"] == [], res
     assert "Traceback" not in json.dumps({k: v for k, v in res.items() if k != "_log"})
     # What went wrong, and what to fix, is in the autograder's log (hidden from the student).
