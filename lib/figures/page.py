@@ -5,7 +5,7 @@ Every figure of :data:`lib.figures.FIGURES` appears in a page the same way:
 - the **static picture** (what a printout, or a browser without JavaScript,
   shows): :func:`static_figure` draws ``draw_<name>`` for each of a few
   settings of the controls, side by side on one pyplot-free figure, which the
-  page glues and shows with a ``{glue:figure}`` directive (caption, alt text);
+  page glues and shows with myst-nb's figure glue directive (caption, alt text);
 - the **live panel**: :func:`show_figure` returns the anywidget of
   :mod:`lib.figures.live`, displayed where the cell stands; with ``glue=`` it
   also glues the static picture of ``cases`` under that name.
@@ -106,7 +106,7 @@ def show_figure(figure: str | FigureSpec, cases: Sequence[dict] | None = None, *
     ``initial`` sets controls of the live panel (the rest start from the
     defaults of ``<name>_data``). With ``glue``, the static picture of
     ``cases`` (default: the panel's starting state) is glued under that name
-    for a ``{glue:figure}`` directive (:func:`lib.common.glue_figure`). With
+    for myst-nb's figure glue directive (:func:`lib.common.glue_figure`). With
     ``live=False`` there is no panel: the static picture is returned (shown
     where the cell stands) unless it was glued.
 
