@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import jupytext
 import nbformat
 import pytest
 
+from conftest import chapter_registry
 from grader import core
 from grader.publicdata import render_public
 from grader.spec import chapter_names, load_chapter
@@ -100,10 +102,18 @@ def test_notebook_headings_declare_the_spec(chapter):
     assert 'checker("' + chapter + '")' in cells[[c.cell_type for c in cells].index("code")].source
 
 
-CHAPTER_PAGES = {"rigid_body_dynamics": "rigid-body-dynamics", "constrained_dynamics": "constrained-dynamics",
-                 "contact_and_friction": "contact-and-friction", "contact_and_impact": "contact-and-impact"}
-#: pages that belong to a chapter besides its own (an exercise may test a section there)
-COMPANION_PAGES = {"contact_and_impact": ("drake-hydroelastic-troubleshooting",)}
+#: each exercise set's chapter page, and the pages that belong to the chapter besides its
+#: own (an exercise may test a section there), from book/chapters.yml
+CHAPTER_PAGES = {
+    entry["exercises"]: Path(entry["page"]).name
+    for entry in chapter_registry()["chapters"]
+    if "exercises" in entry
+}
+COMPANION_PAGES = {
+    entry["exercises"]: tuple(Path(c["page"]).name for c in entry.get("companions", []))
+    for entry in chapter_registry()["chapters"]
+    if "exercises" in entry
+}
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
