@@ -20,11 +20,14 @@ from numpy.typing import ArrayLike
 from .._validation import FloatArray, as_vector, positive_array, real_number
 from ..common import GRAVITY
 from ..errors import ShapeError
+from ..kinematic_tree import KinematicTree, kinematic_tree
+from ..spatial import spatial_inertia, transform
 from .planar_bodies import _gravity
 
 __all__ = [
     "planar_chain_dynamics",
     "planar_chain_tip",
+    "planar_chain_tree",
     "PenTerms",
     "pen_on_line",
 ]
@@ -140,6 +143,60 @@ def planar_chain_tip(q: ArrayLike, qd: ArrayLike, lengths: ArrayLike) -> tuple[F
     """
     qa, va, L = _chain_inputs(q, qd, lengths)
     return _chain_kinematics(qa, va, L, L)
+
+
+def planar_chain_tree(lengths: ArrayLike, masses: ArrayLike) -> KinematicTree:
+    """The uniform-rod chain as a kinematic tree (:mod:`lib.kinematic_tree`).
+
+    Body ``i`` is rod ``i`` with its frame at joint ``i`` and its ``x`` axis
+    along the rod; every joint is revolute about ``z``; joint ``i + 1`` sits
+    ``lengths[i]`` along body ``i``'s ``x`` axis. Each rod's spatial inertia
+    has its centre of mass at ``(l/2, 0, 0)`` and the centroidal inertia
+    ``diag(0, m l^2/12, m l^2/12)``, as in :func:`planar_chain_dynamics`;
+    the frame ``"tip"`` is the end of the last rod. With gravity ``(0, -g,
+    0)`` the tree's :func:`lib.kinematic_tree.rnea` gives the ``M`` and ``h``
+    of :func:`planar_chain_dynamics` (``tests/test_models_planar_chain.py``).
+    Explained in chapter 3.2 (``sec-rn-tree``).
+
+    Parameters
+    ----------
+    lengths, masses : array_like, shape (n,)
+        Rod lengths (m) and masses (kg), positive.
+
+    Returns
+    -------
+    KinematicTree
+        ``n`` bodies named ``"link1"`` ... and joints ``"joint1"`` ...
+
+    Examples
+    --------
+    >>> from lib.kinematic_tree import frame_pose
+    >>> arm = planar_chain_tree([1.0, 0.5], [1.0, 1.0])
+    >>> np.round(frame_pose(arm, [0.0, np.pi / 2], "tip")[:3, 3], 6) + 0.0
+    array([1. , 0.5, 0. ])
+    """
+    L = positive_array(lengths, "lengths", (None,))
+    if L.size == 0:
+        raise ShapeError("lengths must list at least one link length")
+    m = positive_array(masses, "masses", (L.size,))
+    n = L.size
+    along = [transform(np.eye(3), [x, 0.0, 0.0]) for x in L]
+    inertias = [
+        spatial_inertia(
+            mi, np.diag([0.0, mi * li**2 / 12, mi * li**2 / 12]), com=[li / 2, 0.0, 0.0]
+        )
+        for li, mi in zip(L, m)
+    ]
+    return kinematic_tree(
+        list(range(-1, n - 1)),
+        ["revolute"] * n,
+        [[0.0, 0.0, 1.0]] * n,
+        [np.eye(4)] + along[:-1],
+        inertias,
+        names=[f"link{i + 1}" for i in range(n)],
+        joint_names=[f"joint{i + 1}" for i in range(n)],
+        frames={"tip": (n - 1, along[-1])},
+    )
 
 
 class PenTerms(NamedTuple):
