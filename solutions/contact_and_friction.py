@@ -139,8 +139,8 @@ def rebound_ratio(k, zeta, mass, v0, dt):
 # Exercise CF.9 --------------------------------------------------------------
 def penalty_design(mass, h0, delta_limit, dt_min, e_lo, e_hi):
     """[k, zeta, dt]: zeta from the clipped restitution, k from the damped peak, both corrected
-    by simulating the design (lib.models.ball_drop.simulate_penalty_drop) a few times; dt = dt_min."""
-    from lib.models.ball_drop import simulate_penalty_drop
+    by simulating the design (lib.models.ball_drop.simulate_penalty_bounce) a few times; dt = dt_min."""
+    from lib.models.ball_drop import simulate_penalty_bounce
 
     def e_clip(z):
         return math.exp(-z * (math.pi - 2.0 * math.asin(z)) / math.sqrt(1.0 - z * z))
@@ -158,8 +158,7 @@ def penalty_design(mass, h0, delta_limit, dt_min, e_lo, e_hi):
     peak = math.exp(-z * math.acos(z) / math.sqrt(1.0 - z * z))
     k = mass * (v0 * peak / (0.9 * delta_limit)) ** 2
     for _ in range(4):
-        t_end = math.sqrt(2.0 * h0 / G) + 20.0 / math.sqrt(k / mass) + 0.01
-        r = simulate_penalty_drop(k, dt_min, z, mass=mass, h0=h0, t_end=t_end)
+        r = simulate_penalty_bounce(k, dt_min, z, mass=mass, h0=h0)
         k *= (r.max_penetration / (0.9 * delta_limit)) ** 2
         z = zeta_for(min(0.99, max(0.01, e_clip(z) + target - r.restitution)))
     return np.array([k, z, dt_min])

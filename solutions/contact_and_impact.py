@@ -178,11 +178,10 @@ def hunt_crossley_design(mass, v0, delta_limit, e_lo, e_hi):
     The correction uses the simulated restitution of the first guess (1 - e grows
     about in proportion to alpha); the judge simulates the design again.
     """
-    from lib.soft_contact import hunt_crossley_force, simulate_collision
+    from lib.soft_contact import simulate_hunt_crossley_impact
 
     def restitution(k, alpha):
-        dt = 3.3 * (1.25 * mass * v0**2 / k) ** 0.4 / v0 / 200
-        return simulate_collision(lambda x, xd: hunt_crossley_force(k, alpha, x, xd), mass, v0, dt).restitution
+        return simulate_hunt_crossley_impact(mass, v0, k, alpha).restitution
 
     k = 1.25 * mass * v0**2 / (0.8 * delta_limit) ** 2.5
     e_mid = 0.5 * (e_lo + e_hi)

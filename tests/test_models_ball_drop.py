@@ -15,7 +15,15 @@ from lib.contact_sim import (
     step_amplification,
 )
 from lib.errors import NonPositiveMassError, OutOfRangeError
-from lib.models.ball_drop import impact_speed, impulse_rest_time, simulate_impulse_drop, simulate_penalty_drop
+from lib.models.ball_drop import (
+    MAX_STEPS,
+    impact_speed,
+    impulse_rest_time,
+    penalty_bounce_duration,
+    simulate_impulse_drop,
+    simulate_penalty_bounce,
+    simulate_penalty_drop,
+)
 from lib.soft_contact import kelvin_voigt_restitution
 
 
@@ -166,6 +174,10 @@ def test_impulse_with_e_equal_one_never_rests():
         (lambda: simulate_penalty_drop(0.0, 1e-3), NonPositiveMassError, "k"),
         (lambda: simulate_penalty_drop(1e4, -1e-3), NonPositiveMassError, "dt"),
         (lambda: simulate_penalty_drop(1e4, 1e-9, t_end=10.0), OutOfRangeError, "steps"),
+        (lambda: simulate_penalty_drop(1e4, 1e-3, t_end=(MAX_STEPS + 1) * 1e-3), OutOfRangeError,
+         "at most MAX_STEPS = 2,000,000 steps, got 2,000,001"),
+        (lambda: simulate_penalty_bounce(1e-2, 1e-4), OutOfRangeError, "MAX_STEPS"),
+        (lambda: penalty_bounce_duration(1e4, mass=0.0), NonPositiveMassError, "mass"),
         (lambda: simulate_impulse_drop(1.2, 1e-3), OutOfRangeError, "e must lie"),
         (lambda: impact_speed(0.0), NonPositiveMassError, "h0"),
     ],
@@ -173,3 +185,38 @@ def test_impulse_with_e_equal_one_never_rests():
 def test_bad_inputs_raise(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_bounce_duration_is_the_fall_plus_twenty_contact_time_constants():
+    k, mass, h0 = 4e4, 0.25, 0.8
+    fall = math.sqrt(2.0 * h0 / G)   # from h0 = g t^2 / 2
+    expected = fall + 20.0 / math.sqrt(k / mass) + 0.01
+    # Two evaluations of the same closed form: round-off only.
+    np.testing.assert_allclose(penalty_bounce_duration(k, mass, h0), expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize("zeta", [0.0, 0.5, 0.9, 0.97])
+def test_bounce_run_holds_the_whole_first_contact(zeta):
+    """The bounce run is the drop over penalty_bounce_duration, and that covers the contact:
+    it lasts about half a damped period or less, under 20 / omega_n while zeta < 0.98."""
+    k, mass, h0, dt = 1e4, 1.0, 1.0, 1e-4
+    bounce = simulate_penalty_bounce(k, dt, zeta, mass=mass, h0=h0)
+    drop = simulate_penalty_drop(k, dt, zeta, mass=mass, h0=h0, t_end=penalty_bounce_duration(k, mass, h0))
+    np.testing.assert_array_equal(bounce.height, drop.height)  # the same run, bit for bit
+    assert bounce.bounces == 1 and bounce.restitution > 0.0
+    inside = np.flatnonzero(bounce.height[:-1] < 0.0)
+    gaps = np.flatnonzero(np.diff(inside) > 1)   # a second, small contact may follow
+    last = inside[gaps[0]] if gaps.size else inside[-1]
+    contact = (last + 1 - inside[0]) * dt
+    omega_n = math.sqrt(k / mass)
+    half_period = math.pi / (omega_n * math.sqrt(1.0 - zeta**2))
+    # The clipped force lets go early when damped; undamped, the sag m g / k lengthens the
+    # contact by 1.5 % here: 5 % slack.
+    assert contact <= 1.05 * half_period and half_period < 20.0 / omega_n
+
+
+def test_the_live_figure_refuses_at_the_same_step_cap():
+    from lib.figures.spec import JS_DIR
+
+    source = (JS_DIR / "ball_drop.js").read_text(encoding="utf-8")
+    assert f"steps > {MAX_STEPS}" in source

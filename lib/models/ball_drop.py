@@ -22,12 +22,19 @@ from ..errors import OutOfRangeError
 from ..common import GRAVITY
 
 __all__ = [
+    "MAX_STEPS",
     "DropResult",
     "impact_speed",
     "impulse_rest_time",
     "simulate_penalty_drop",
     "simulate_impulse_drop",
+    "penalty_bounce_duration",
+    "simulate_penalty_bounce",
 ]
+
+#: The most steps (``t_end / dt``) one simulated drop may take; a longer run is
+#: refused with :class:`~lib.errors.OutOfRangeError`.
+MAX_STEPS = 2_000_000
 
 
 def impact_speed(h0: float, g: float = GRAVITY) -> float:
@@ -155,9 +162,10 @@ def _check_step(dt: float, t_end: float) -> int:
     dt = positive(dt, "dt")
     t_end = positive(t_end, "t_end")
     steps = int(math.ceil(t_end / dt - 1e-9))
-    if steps > 2_000_000:
+    if steps > MAX_STEPS:
         raise OutOfRangeError(
-            f"t_end / dt must be at most 2e6 steps for an interactive simulation, got {steps} steps"
+            f"t_end / dt must be at most MAX_STEPS = {MAX_STEPS:,} steps, got {steps:,} steps "
+            f"(t_end = {t_end:.4g} s, dt = {dt:.4g} s)"
         )
     return steps
 
@@ -396,3 +404,83 @@ def simulate_impulse_drop(e: float, dt: float, mass: float = 1.0, h0: float = 1.
         bounces=bounces,
         rest_time=rest_time,
     )
+
+
+def penalty_bounce_duration(k: float, mass: float = 1.0, h0: float = 1.0,
+                            g: float = GRAVITY) -> float:
+    """Simulated time that takes a dropped ball through its first bounce on a penalty floor.
+
+    ``sqrt(2 h0 / g) + 20 / omega_n + 0.01`` s with ``omega_n = sqrt(k / m)``:
+    the fall, twenty contact time constants ``1 / omega_n`` (the first contact
+    lasts about half a damped period, ``pi / (omega_n sqrt(1 - zeta^2))``, or
+    less, which is shorter while ``zeta < 0.98``) and 10 ms for the ball to
+    climb out of the floor. This is the run of :func:`simulate_penalty_bounce`.
+    Explained in :ref:`sec-cf-penalty`.
+
+    Parameters
+    ----------
+    k : float
+        Contact stiffness in N/m (> 0).
+    mass : float, optional
+        Ball mass in kg (> 0).
+    h0 : float, optional
+        Release height in m (> 0).
+    g : float, optional
+        Gravitational acceleration in m/s^2 (> 0).
+
+    Returns
+    -------
+    float
+        Duration in s.
+
+    Examples
+    --------
+    >>> round(penalty_bounce_duration(1e4), 6)   # fall 0.451524 s, 20 / omega_n = 0.2 s
+    0.661524
+    """
+    omega_n = math.sqrt(positive(k, "k") / positive(mass, "mass"))
+    return math.sqrt(2.0 * positive(h0, "h0") / positive(g, "g")) + 20.0 / omega_n + 0.01
+
+
+def simulate_penalty_bounce(k: float, dt: float, zeta: float = 0.0, mass: float = 1.0,
+                            h0: float = 1.0, g: float = GRAVITY) -> DropResult:
+    """Drop a ball from rest on a penalty floor and simulate it through its first bounce.
+
+    :func:`simulate_penalty_drop` from ``h0`` for :func:`penalty_bounce_duration`
+    seconds: its ``max_penetration`` and ``restitution`` are those of the
+    first contact. The run may take at most :data:`MAX_STEPS` steps.
+    Explained in :ref:`sec-cf-penalty`.
+
+    Parameters
+    ----------
+    k : float
+        Contact stiffness in N/m (> 0).
+    dt : float
+        Time step in s (> 0).
+    zeta : float, optional
+        Damping ratio, ``0 <= zeta < 1``.
+    mass : float, optional
+        Ball mass in kg (> 0).
+    h0 : float, optional
+        Release height in m (> 0).
+    g : float, optional
+        Gravitational acceleration in m/s^2 (> 0).
+
+    Returns
+    -------
+    DropResult
+        Trajectory and summary of the drop.
+
+    Raises
+    ------
+    OutOfRangeError
+        If the run would take more than :data:`MAX_STEPS` steps.
+
+    Examples
+    --------
+    >>> r = simulate_penalty_bounce(1e4, 1e-3, zeta=0.1)
+    >>> r.bounces, round(r.restitution, 3), round(r.max_penetration * 1e3, 1)
+    (1, 0.743, 39.2)
+    """
+    t_end = penalty_bounce_duration(k, mass, h0, g)
+    return simulate_penalty_drop(k, dt, zeta, mass=mass, h0=h0, t_end=t_end, g=g)
