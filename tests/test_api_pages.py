@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import re
 
+from _tree import modules
 from conftest import ROOT
 
 
 def _lib_modules() -> set[str]:
-    modules = set()
-    for path in (ROOT / "lib").rglob("*.py"):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        if any(p.startswith("_") for p in parts):  # private helpers (lib._validation)
-            continue
-        modules.add(".".join(parts))
-    return modules
+    """Public modules and packages of lib (private helpers such as lib._validation have no page)."""
+    return {m.name for m in modules("lib", private=False)}
 
 
 def test_every_lib_module_has_an_api_entry() -> None:

@@ -7,9 +7,9 @@ checklist cannot drift from the repository.
 
 from __future__ import annotations
 
-import ast
 import re
 
+from _tree import imported_names, modules
 from conftest import ROOT
 
 CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text()
@@ -46,31 +46,14 @@ def test_the_path_check_can_fail():
     assert _paths_named("see `lib/common.py` and `x`") == ["lib/common.py"]
 
 
-def _lib_modules() -> list[str]:
-    modules = []
-    for path in sorted((ROOT / "lib").rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        if parts[-1] == "__init__" or any(p.startswith("_") for p in parts):
-            continue
-        modules.append(".".join(parts))
-    return modules
-
-
 def _imported_by_tests() -> set[str]:
     """Dotted lib modules that some tests/test_*.py imports (``import lib.x``, ``from lib.x import``,
     ``from lib import x``)."""
-    found = set()
-    for path in (ROOT / "tests").glob("test_*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                found |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
-                found |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
+    return set().union(*(imported_names(m.name, m.source) for m in modules("tests")
+                         if m.name.startswith("tests.test_")))
 
 
 def test_every_lib_module_is_imported_by_a_test():
     imported = _imported_by_tests()
-    untested = [m for m in _lib_modules() if m not in imported]
+    untested = [m.name for m in modules("lib", private=False, packages=False) if m.name not in imported]
     assert not untested, f"lib modules no test file imports: {untested}"

@@ -1,8 +1,8 @@
 """``lib.figures`` follows lib's error contract: bad input raises the class ``lib._validation`` raises.
 
 ``tests/test_lib_bad_input.py`` holds the contract for the algorithms and
-models and skips ``lib.figures``; this file applies the same check (its
-``_example_call`` and ``_contract_problems``: each argument of the first
+models and skips ``lib.figures``; this file applies the same check
+(``tests/_contract.py``: each argument of the first
 docstring example call replaced by text and by NaN) to every public function
 of ``lib.figures`` and its schematics, and adds what that check cannot reach:
 the controls of every registered live figure (keyword arguments ``**initial``),
@@ -11,21 +11,18 @@ checked against the figure's record, and unknown names.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import math
-import pkgutil
 
 import matplotlib
 import pytest
 
 matplotlib.use("Agg")
 
-import lib.figures  # noqa: E402
 from lib import errors  # noqa: E402
 from lib import figures as cf  # noqa: E402
 from lib.figures import live, page  # noqa: E402
-from test_lib_bad_input import _contract_problems, _example_call  # noqa: E402
+from _contract import contract_problems, example_call, public_functions  # noqa: E402
 
 #: Public functions with no example call, with the reason (all draw on matplotlib axes).
 NO_EXAMPLE_CALL = {
@@ -45,25 +42,12 @@ NO_EXAMPLE_CALL = {
 FREE_TEXT = {("control", "name"), ("control", "label"), ("choice", "name"), ("choice", "label")}
 
 
-def _public_functions():
-    found = []
-    for info in pkgutil.walk_packages(lib.figures.__path__, "lib.figures."):
-        if info.name.split(".")[-1].startswith("_"):
-            continue
-        module = importlib.import_module(info.name)
-        for name in getattr(module, "__all__", []):
-            obj = getattr(module, name)
-            if inspect.isfunction(obj) and obj.__module__ == module.__name__:
-                found.append((info.name, name, obj))
-    return found
-
-
-FUNCTIONS = _public_functions()
+FUNCTIONS = public_functions("lib.figures")
 
 
 def test_every_public_function_has_an_example_call():
     missing = [f"{m}.{n}" for m, n, f in FUNCTIONS
-               if f"{m}.{n}" not in NO_EXAMPLE_CALL and _example_call(m, n, f) is None]
+               if f"{m}.{n}" not in NO_EXAMPLE_CALL and example_call(m, n, f) is None]
     assert not missing, f"public functions whose docstring Examples never call them: {missing}"
     assert len(FUNCTIONS) > 30  # the walk found the package, not an empty one
     stale = set(NO_EXAMPLE_CALL) - {f"{m}.{n}" for m, n, _ in FUNCTIONS}
@@ -72,14 +56,14 @@ def test_every_public_function_has_an_example_call():
 
 @pytest.mark.parametrize("module_name, name, func", FUNCTIONS, ids=[f"{m}.{n}" for m, n, _ in FUNCTIONS])
 def test_bad_input_raises_the_contracts_class_naming_the_argument(module_name, name, func):
-    call = _example_call(module_name, name, func)
+    call = example_call(module_name, name, func)
     if call is None:
         assert f"{module_name}.{name}" in NO_EXAMPLE_CALL
         return
     if inspect.signature(func).parameters and any(
             p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(func).parameters.values()):
         return  # keyword controls (**initial): test_live_controls_follow_the_contract
-    problems = [p for p in _contract_problems(name, func, *call)
+    problems = [p for p in contract_problems(name, func, *call)
                 if not any(p.startswith(f"{param}=text:") for fn, param in FREE_TEXT if fn == name)]
     assert not problems, "\n".join(problems)
 

@@ -655,26 +655,12 @@ def test_every_report_field_is_documented():
 
 def _grader_import_graph() -> dict:
     """{module: grader modules it imports anywhere in its source (function bodies too)}, from the ast."""
-    import ast
+    from _tree import imported_names, modules
 
-    base = REPO / "grader"
-    files = {("grader." + ".".join(p.relative_to(base).with_suffix("").parts)).replace(".__init__", ""): p
-             for p in base.rglob("*.py")}
+    files = {m.name: m for m in modules("grader", root=REPO)}
     graph = {}
-    for name, path in files.items():
-        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-        deps = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                deps.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    parts = package.split(".")
-                    target = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
-                else:
-                    target = node.module or ""
-                deps.add(target)
-                deps.update(f"{target}.{a.name}" for a in node.names)  # `from . import core`
+    for name, module in files.items():
+        deps = imported_names(name, module.source, module.is_package)
         parent = name.rsplit(".", 1)[0]
         if parent in files and parent != "grader":
             deps.add(parent)  # importing grader.chapters.x imports the package grader.chapters first

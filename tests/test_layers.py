@@ -11,10 +11,8 @@ so it needs no optional dependency and imports nothing.
 
 from __future__ import annotations
 
-import ast
-
 import pytest
-from conftest import ROOT
+from _tree import imported_names, modules
 
 MODELS = ("lib.models",)
 FIGURES = ("lib.figures",)
@@ -33,47 +31,19 @@ def layer_of(module: str) -> str:
     return "algorithms"
 
 
-def imported_modules(module: str, source: str, is_package: bool = False) -> set[str]:
-    """Dotted names that ``module`` imports, with relative imports resolved.
-
-    ``from lib import models`` and ``from .. import figures`` name the
-    subpackage itself, so both ``lib`` and ``lib.models`` are returned.
-    """
-    package = module if is_package else module.rpartition(".")[0]
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base_parts = parts[: len(parts) - (node.level - 1)]
-                base = ".".join(base_parts + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
-
-
 def layer_violations(module: str, source: str, is_package: bool = False) -> list[str]:
     """The imports of ``module`` that point up a layer, as readable messages."""
     layer = layer_of(module)
     forbidden = {"algorithms": MODELS + FIGURES, "models": FIGURES, "figures": ()}[layer]
     return sorted(
         f"{module} ({layer}) imports {target}"
-        for target in imported_modules(module, source, is_package)
+        for target in imported_names(module, source, is_package)
         if _within(target, forbidden)
     )
 
 
 def _lib_sources():
-    for path in sorted((ROOT / "lib").rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        is_package = parts[-1] == "__init__"
-        if is_package:
-            parts = parts[:-1]
-        yield ".".join(parts), path.read_text(), is_package
+    return [(m.name, m.source, m.is_package) for m in modules("lib")]
 
 
 def test_lib_has_all_three_layers():
@@ -122,8 +92,8 @@ def test_checker_accepts_downward_imports(module, source, is_package):
 
 
 def test_relative_imports_resolve_to_dotted_names():
-    assert "lib.models.planar_chain" in imported_modules("lib.contact_lcp", "from .models.planar_chain import x\n")
-    assert "lib.models" in imported_modules("lib.models.fourbar", "from . import fivebar\n")
-    assert "lib.models.fivebar" in imported_modules("lib.models.fourbar", "from . import fivebar\n")
-    assert "lib.figures" in imported_modules("lib.figures.schematics", "from .. import live\n", is_package=True)
-    assert "lib.contact_lcp" in imported_modules("lib.figures.schematics.contact", "from ...contact_lcp import x\n")
+    assert "lib.models.planar_chain" in imported_names("lib.contact_lcp", "from .models.planar_chain import x\n")
+    assert "lib.models" in imported_names("lib.models.fourbar", "from . import fivebar\n")
+    assert "lib.models.fivebar" in imported_names("lib.models.fourbar", "from . import fivebar\n")
+    assert "lib.figures" in imported_names("lib.figures.schematics", "from .. import live\n", is_package=True)
+    assert "lib.contact_lcp" in imported_names("lib.figures.schematics.contact", "from ...contact_lcp import x\n")
