@@ -110,7 +110,8 @@ def quat_to_rotation(quat: ArrayLike) -> FloatArray:
     """
     q = as_array(quat, "quat", [None] * (np.ndim(quat) - 1) + [4])
     norm = np.linalg.norm(q, axis=-1, keepdims=True)
-    positive(np.min(norm), "the norm of quat")
+    if norm.size:  # an empty stack (a batch of no states) has no norm to check
+        positive(np.min(norm), "the norm of quat")
     w, x, y, z = np.moveaxis(q / norm, -1, 0)
     rows = [
         [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
