@@ -1,4 +1,7 @@
-"""The five figures of "Contact and friction": data, state label, readout and static picture.
+"""The live figures: data, state label, readout and static picture.
+
+The five figures of "Contact and friction", and those of chapters 3.2 (the RNEA's
+joint forces) and 3.3 (the terms of the Lagrange equations).
 
 Each test computes a figure's data the way its controls would
 (``*_data(**values)``), checks the state label and readout rows of
@@ -35,6 +38,7 @@ FIGURES = {
     "pyramid": (cf.pyramid_data, cf.pyramid_describe),
     "ball_drop": (cf.ball_drop_data, cf.ball_drop_describe),
     "fingertip": (cf.fingertip_data, cf.fingertip_describe),
+    "rnea_wrenches": (cf.rnea_wrenches_data, cf.rnea_wrenches_describe),
 }
 
 
@@ -190,6 +194,64 @@ def test_fingertip_reach():
         cf.fingertip_data(x_tip=0.9)
 
 
+# ------------------------------------------------------------ 3.2: the RNEA
+
+#: Relative tolerance of the RNEA figure against the independent routes below
+#: (round-off only: the largest difference measured is ~1e-15 of the scale).
+RNEA_RTOL = 1e-12
+
+
+@pytest.mark.parametrize("values", [dict(), dict(qd=2.5, qdd=-6.0), dict(q1_deg=-120.0, q2_deg=170.0,
+                                                                         q3_deg=-35.0, qd=-3.0, qdd=10.0)])
+def test_rnea_figure_torques_and_forces_follow_the_chain_model(values):
+    # Independent route: lib.models.planar_chain's Jacobian projection (M, h) for
+    # the torques, and Newton for each sub-chain's centres of mass for the forces.
+    from lib.models.planar_chain import planar_chain_dynamics, planar_chain_tip
+
+    d = cf.rnea_wrenches_data(**values)
+    L, m = np.array([0.5, 0.4, 0.3]), np.array([3.0, 2.0, 1.0])
+    assert (tuple(L), tuple(m)) == (cf.FIGURES["rnea_wrenches"].constant_values()["lengths"],
+                                    cf.FIGURES["rnea_wrenches"].constant_values()["masses"])
+    q = np.radians(d["q_deg"])
+    qd, qdd = np.full(3, d["qd"]), np.full(3, d["qdd"])
+    M, h = planar_chain_dynamics(q, qd, L, m)
+    M0, g_q = planar_chain_dynamics(q, np.zeros(3), L, m)
+    scale = float(np.abs(d["tau"]).max() + np.abs(g_q).max())
+    np.testing.assert_allclose(d["tau"], M @ qdd + h, rtol=0, atol=RNEA_RTOL * scale)
+    np.testing.assert_allclose(d["tau_gravity"], g_q, rtol=0, atol=RNEA_RTOL * scale)
+    np.testing.assert_allclose(d["tau_motion"], M @ qdd + h - g_q, rtol=0, atol=RNEA_RTOL * scale)
+    # the joint's moment about z is its torque; a planar arm's wrench has no other moment, no f_z
+    np.testing.assert_allclose(d["wrenches"][:, 2], d["tau"], rtol=0, atol=RNEA_RTOL * scale)
+    np.testing.assert_allclose(d["wrenches"][:, [0, 1, 5]], 0.0, atol=RNEA_RTOL * scale)
+    # Newton: joint i carries links i..3: f_i = sum_k m_k (a_ck - gravity), a_ck the midpoint of its ends
+    ends = [np.zeros(2)] + [planar_chain_tip(q[:k], qd[:k], L[:k]) for k in (1, 2, 3)]
+    acc = [np.zeros(2)] + [J @ qdd[: J.shape[1]] + jdqd for _, J, jdqd in ends[1:]]
+    points = [np.zeros(2)] + [p for p, _, _ in ends[1:]]
+    weight = np.array([0.0, GRAVITY])
+    for i in range(3):
+        expected = sum(m[k] * (0.5 * (acc[k] + acc[k + 1]) + weight) for k in range(i, 3))
+        np.testing.assert_allclose(d["forces"][i], expected, rtol=0, atol=RNEA_RTOL * 100.0)
+    np.testing.assert_allclose(d["points"], np.array(points), atol=1e-12)
+    np.testing.assert_allclose(d["arrows"], d["force_scale"] * d["forces"], rtol=1e-15)
+
+
+def test_rnea_figure_at_rest_carries_the_weight():
+    text, readout, d = _show("rnea_wrenches", q1_deg=90.0, q2_deg=0.0, q3_deg=0.0)
+    assert text == "AT REST: gravity alone"
+    # upright: no torque, and round-off does not print as -0.00
+    assert "joint torques tau: (0.00, 0.00, 0.00) N m" in readout and "-0.00" not in readout
+    # the base joint carries the whole arm, joint 3 the last link: 58.86, 29.43 and 9.81 N
+    np.testing.assert_allclose(d["forces"], [[0.0, 6.0 * GRAVITY], [0.0, 3.0 * GRAVITY], [0.0, GRAVITY]],
+                               atol=1e-12)
+    assert "(58.86, 29.43, 9.81) N" in readout and "weight of the arm: 58.86 N" in readout
+    # the velocity terms are quadratic in the rate: the same torques at -qd
+    a, b = cf.rnea_wrenches_data(qd=2.0), cf.rnea_wrenches_data(qd=-2.0)
+    np.testing.assert_allclose(a["tau"], b["tau"], rtol=1e-12)
+    assert _show("rnea_wrenches", qd=2.0)[0] == "MOVING: gravity and motion"
+    with pytest.raises(DynamicsInputError, match="q2_deg"):
+        cf.rnea_wrenches_data(q2_deg=float("nan"))
+
+
 # ----------------------------------------------------------- static pictures
 
 @pytest.mark.parametrize(
@@ -200,6 +262,7 @@ def test_fingertip_reach():
         (cf.pyramid_data(), cf.draw_pyramid, 2),
         (cf.ball_drop_data("impulse"), cf.draw_ball_drop, 3),
         (cf.fingertip_data(), cf.draw_fingertip, 2),
+        (cf.rnea_wrenches_data(qd=1.0, qdd=3.0), cf.draw_rnea_wrenches, 2),
     ],
 )
 def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):

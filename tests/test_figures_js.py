@@ -199,6 +199,31 @@ CASES: dict[str, list[dict[str, Any]]] = {
         {"x_tip": 0.72, "elbow": "up", "mu": 0.25, "tau_max": 2.2, "f_t": 0.75, "f_n": 5.5},
         {"x_tip": -0.2, "elbow": "up", "mu": 1.1, "tau_max": 0.55, "f_t": 2.5, "f_n": 1.0},
     ),
+    "rnea_wrenches": _grid(
+        {"q1_deg": 30.0, "q2_deg": -60.0, "q3_deg": 45.0, "qd": 0.0, "qdd": 0.0},
+        {},
+        {"q1_deg": 0.0, "q2_deg": 0.0, "q3_deg": 0.0},             # q = 0: stretched along x
+        {"q1_deg": 90.0, "q2_deg": 0.0, "q3_deg": 0.0},            # upright at rest: no torque
+        {"q1_deg": -90.0, "q2_deg": 0.0, "q3_deg": 0.0},           # hanging: no torque
+        {"q1_deg": 0.0, "q2_deg": 180.0, "q3_deg": -180.0},        # folded back onto itself
+        {"q1_deg": 0.0, "q2_deg": 180.0, "q3_deg": -180.0, "qd": 3.0},
+        {"q1_deg": -180.0, "q2_deg": -180.0, "q3_deg": -180.0},    # every slider at its low end
+        {"q1_deg": 180.0, "q2_deg": 180.0, "q3_deg": 180.0, "qd": 3.0, "qdd": 10.0},  # high ends
+        {"q1_deg": -180.0, "q2_deg": -180.0, "q3_deg": -180.0, "qd": -3.0, "qdd": -10.0},
+        {"qd": 3.0},                                                # velocity terms alone
+        {"qd": -3.0},                                               # same torques: quadratic in qd
+        {"qdd": 10.0},                                              # from rest, accelerating
+        {"qdd": -10.0},
+        {"qd": 3.0, "qdd": 10.0},
+        {"qd": 3.0, "qdd": -10.0},
+        {"q1_deg": 0.0, "q2_deg": 0.0, "q3_deg": 0.0, "qd": 3.0},  # stretched and spinning
+        {"q1_deg": 0.0, "q2_deg": 0.0, "q3_deg": 0.0, "qdd": -10.0},
+        {"q1_deg": 90.0, "q2_deg": 0.0, "q3_deg": 0.0, "qd": 0.1},  # the smallest rate
+        {"q1_deg": 90.0, "q2_deg": 0.0, "q3_deg": 0.0, "qdd": 0.5},  # the smallest acceleration
+        {"q1_deg": 45.0, "q2_deg": 90.0, "q3_deg": 90.0, "qd": -1.7, "qdd": 4.5},
+        {"q1_deg": -123.0, "q2_deg": 77.0, "q3_deg": -5.0, "qd": 2.2, "qdd": -7.5},
+        {"q1_deg": 1.0, "q2_deg": -1.0, "q3_deg": 1.0, "qd": 0.3, "qdd": 0.0},
+    ),
 }
 
 

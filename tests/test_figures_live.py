@@ -14,10 +14,11 @@ figure's ES module rendered with a stand-in for the widget model), these tests
 - move each control alone and check that the picture is redrawn (the readout,
   for a control the picture does not show).
 
-In the **built lesson** ("Contact and friction") they check the integration:
-the first ``INTEGRATION_SETTINGS`` settings of each figure, a slider driven
-with the keyboard, and the phone layout (390 px: nothing wider than the
-screen, a readable picture, touch-sized controls).
+In the **built book** they check the integration: on every page that shows
+live figures (``FIGURES_ON``, read from the pages' sources), the first
+``INTEGRATION_SETTINGS`` settings of each; in the lesson ("Contact and
+friction") also a slider driven with the keyboard and the phone layout (390
+px: nothing wider than the screen, a readable picture, touch-sized controls).
 
 The grids and the reference functions are in ``FIGURES``; ``drive``,
 ``open_bare`` and ``reference`` are reused by ``tools/benchmark_live_widgets.py``
@@ -40,6 +41,23 @@ from lib import figures as cf
 
 PAGE = "book/dynamics/contact-and-friction.html"
 NAV_TIMEOUT_MS = 60_000
+
+
+def figures_by_page() -> dict[str, list[str]]:
+    """Built page -> the registered figures its source shows (``show_figure("<name>"``, ``<name>_live(``)."""
+    from conftest import ROOT
+
+    pages = {}
+    for path in sorted((ROOT / "book" / "dynamics").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        names = [n for n in cf.FIGURES if f'show_figure("{n}"' in text or f"live.{n}_live(" in text]
+        if names:
+            pages[f"book/dynamics/{path.stem}.html"] = names
+    return pages
+
+
+#: Built page -> the live figures it shows.
+FIGURES_ON = figures_by_page()
 
 #: Settings the built page is driven through (the first few hand-picked ones of
 #: each figure): the page test checks that the figures are wired into the book;
@@ -100,15 +118,16 @@ def drive(page: Any, name: str, values: dict[str, Any]) -> dict[str, Any]:
     return page.evaluate(DRIVE_JS, [name, values])
 
 
-def open_offline(context: Any, html_file: Path) -> tuple[Any, list[str]]:
-    """Open ``html_file`` with every non-file request aborted; wait for the live figures."""
+def open_offline(context: Any, html_file: Path, count: int | None = None) -> tuple[Any, list[str]]:
+    """Open ``html_file`` with every non-file request aborted; wait for its ``count`` live figures."""
+    count = len(FIGURES_ON[PAGE]) if count is None else count
     blocked = block_network(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
     page.wait_for_function(
-        f"document.querySelectorAll('.cf-live[data-frame]').length >= {len(FIGURES)}", timeout=NAV_TIMEOUT_MS
+        f"document.querySelectorAll('.cf-live[data-frame]').length >= {count}", timeout=NAV_TIMEOUT_MS
     )
     page.errors = errors
     return page, blocked
@@ -124,16 +143,41 @@ def lesson(book_build: BookBuild, browser):
     context.close()
 
 
+@pytest.fixture(scope="module")
+def built_pages(book_build: BookBuild, browser):
+    """The built pages that show live figures, each opened once (offline) when first asked for."""
+    assert book_build.returncode == 0, book_build.report()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened: dict[str, Any] = {}
+
+    def open_page(name: str) -> Any:
+        if name not in opened:
+            page, blocked = open_offline(context, book_build.html_dir / name, len(FIGURES_ON[name]))
+            page.blocked = blocked
+            opened[name] = page
+        return opened[name]
+
+    yield open_page
+    context.close()
+
+
 @pytest.mark.book
 @pytest.mark.browser
 @pytest.mark.xdist_group("book")
-@pytest.mark.parametrize("name", sorted(FIGURES))
-def test_live_figure_agrees_with_lib_in_the_book(lesson, name: str) -> None:
+@pytest.mark.parametrize("page_name, name", [(p, n) for p, names in FIGURES_ON.items() for n in names])
+def test_live_figure_agrees_with_lib_in_the_book(built_pages, page_name: str, name: str) -> None:
+    page = built_pages(page_name)
     settings = FIGURES[name][2][:INTEGRATION_SETTINGS]
-    faults = _drive_and_compare(lesson, name, settings)
+    faults = _drive_and_compare(page, name, settings)
     assert not faults, f"{name}: {len(faults)} of {len(settings)} settings differ from lib:\n" + "\n".join(faults)
-    assert not lesson.errors, lesson.errors
-    assert not lesson.blocked, f"requests left the page: {sorted({urlparse(u).netloc for u in lesson.blocked})}"
+    assert not page.errors, page.errors
+    assert not page.blocked, f"requests left the page: {sorted({urlparse(u).netloc for u in page.blocked})}"
+
+
+def test_every_registered_figure_is_shown_in_a_page() -> None:
+    shown = [n for names in FIGURES_ON.values() for n in names]
+    assert sorted(shown) == sorted(cf.FIGURES), f"registered but in no page: {set(cf.FIGURES) - set(shown)}"
+    assert FIGURES_ON[PAGE] == ["ramp", "cone2d", "pyramid", "ball_drop", "fingertip"]
 
 
 #: A bare page holding every registered live figure, each rendered by its ES
@@ -313,7 +357,7 @@ def test_phone_layout(book_build: BookBuild, browser, screenshot_dir: Path) -> N
         assert not blocked, blocked
     finally:
         context.close()
-    assert len(sizes) == len(FIGURES)
+    assert len(sizes) == len(FIGURES_ON[PAGE])
     for figure in sizes:
         assert figure["right"] <= 390 + 0.5, f"{figure['name']} is wider than the screen: {figure}"
         for width, height in figure["panels"]:

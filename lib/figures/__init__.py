@@ -26,6 +26,9 @@ The figures of the lesson "Contact and friction":
 :mod:`lib.figures.ball_drop` (FIG 4, penalty versus impulse contact),
 :mod:`lib.figures.fingertip` (FIG 5, a two-link finger on a table).
 
+The figures of the dynamics chapters: :mod:`lib.figures.rnea_wrenches`
+(chapter 3.2, the joint forces and torques of a planar 3R arm by the RNEA).
+
 This package re-exports the figures' functions, ``COLORS``, :data:`FIGURES`
 and the page functions, so a chapter writes ``from lib import figures as cf``
 and ``cf.ramp_data(...)``.
@@ -37,7 +40,8 @@ from .cone2d import cone2d_data, cone2d_describe, draw_cone2d
 from .fingertip import draw_fingertip, fingertip_data, fingertip_describe
 from .pyramid import draw_pyramid, pyramid_data, pyramid_describe
 from .ramp import draw_ramp, ramp_data, ramp_describe
-from . import ball_drop, cone2d, fingertip, pyramid, ramp
+from .rnea_wrenches import draw_rnea_wrenches, rnea_wrenches_data, rnea_wrenches_describe
+from . import ball_drop, cone2d, fingertip, pyramid, ramp, rnea_wrenches
 from .spec import FigureSpec
 
 #: Every figure by name: its record (:class:`~lib.figures.spec.FigureSpec`). A
@@ -48,6 +52,7 @@ FIGURES: dict[str, FigureSpec] = {spec.name: spec for spec in (
     pyramid.FIGURE,
     ball_drop.FIGURE,
     fingertip.FIGURE,
+    rnea_wrenches.FIGURE,
 )}
 
 from .page import figure_spec, show_figure, static_figure  # noqa: E402  (uses FIGURES)
@@ -74,4 +79,7 @@ __all__ = [
     "fingertip_data",
     "fingertip_describe",
     "draw_fingertip",
+    "rnea_wrenches_data",
+    "rnea_wrenches_describe",
+    "draw_rnea_wrenches",
 ]

@@ -19,7 +19,8 @@ from matplotlib.figure import Figure, FigureBase
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
-__all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "label_beside", "line", "fill", "fan", "nice_ceil"]
+__all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "label_beside", "line", "fill", "fan", "nice_ceil",
+           "stacked_bars", "vector_text"]
 
 #: One colour per physical quantity, shared by every figure, static and live.
 COLORS = {
@@ -37,6 +38,11 @@ COLORS = {
     "rigid": "#2ca02c",
     "joint1": "#d62728",
     "joint2": "#2ca02c",
+    "joint3": "#9467bd",
+    "motion": "#17becf",
+    "inertial": "#1f6fb4",
+    "centrifugal": "#f59e0b",
+    "coriolis": "#d62728",
     "feasible": "#2ca02c",
     "ground": "#8c6d46",
 }
@@ -55,6 +61,8 @@ STATE_COLORS = {
     "feasible": "#2ca02c",
     "infeasible": "#d62728",
     "error": "#d62728",
+    "static": "#4d4d4d",
+    "moving": "#1f6fb4",
 }
 
 
@@ -150,3 +158,58 @@ def nice_ceil(value: float) -> float:
         if step * power >= value * (1.0 - 1e-12):
             return step * power
     return 10.0 * power
+
+
+def stacked_bars(ax: Any, parts: Any, colors: Any, labels: Any, total: Any,
+                 width: float = 0.6) -> float:
+    """Signed stacked bars, one per joint: positive parts stacked up, negative down.
+
+    ``parts`` is a sequence of arrays (one entry per joint), each drawn in
+    its colour from zero outwards; ``total`` (their sum) is marked by a
+    black line. The axis gets the ticks "joint 1", ..., a zero line, a
+    legend under the axis and symmetric limits holding every bar
+    (:func:`nice_ceil`); the limit is returned (``barTop`` and
+    ``stackedBars`` of ``js/frame.js`` draw the same).
+    """
+    total = np.asarray(total, dtype=float)
+    x = np.arange(1, total.size + 1, dtype=float)
+    up, down = np.zeros(total.size), np.zeros(total.size)
+    for part, color, label in zip(parts, colors, labels):
+        for i, value in enumerate(np.asarray(part, dtype=float)):
+            if value >= 0.0:
+                low, high = up[i], up[i] + value
+                up[i] = high
+            else:
+                low, high = down[i] + value, down[i]
+                down[i] = low
+            left, right = x[i] - width / 2, x[i] + width / 2
+            fill(ax, [left, right, right, left], [low, low, high, high], color,
+                 alpha=0.85, lw=0.6, ec="#333333", zorder=2,
+                 label=label if i == 0 else None)
+    for i in range(total.size):
+        line(ax, [x[i] - 0.6 * width, x[i] + 0.6 * width], [total[i], total[i]],
+             color="#000000", lw=2.5, zorder=4, label=r"sum $\tau$" if i == 0 else None)
+    reach = max(float(np.max(up)), float(-np.min(down)), float(np.max(np.abs(total))))
+    top = nice_ceil(1.1 * reach)
+    ax.axhline(0.0, color="#555555", lw=0.8)
+    ax.set_xlim(0.4, total.size + 0.6)
+    ax.set_ylim(-top, top)
+    ax.set_xticks(x, [f"joint {i + 1}" for i in range(total.size)])
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3, fontsize=8,
+              frameon=False)
+    return top
+
+
+def vector_text(values: Any, digits: int) -> str:
+    """``"(a, b, ...)"`` with ``digits`` decimals; what rounds to zero prints as 0.
+
+    Round-off (``-1e-16``) would otherwise print ``-0.00`` in one language
+    and ``0.00`` in the other (``vectorText`` of ``js/frame.js``).
+
+    Examples
+    --------
+    >>> vector_text([1.005, -1e-16, -2.5], 2)
+    '(1.00, 0.00, -2.50)'
+    """
+    shown = [0.0 if abs(x) < 0.5 * 10.0**-digits else float(x) for x in values]
+    return "(" + ", ".join(f"{x:.{digits}f}" for x in shown) + ")"

@@ -78,6 +78,12 @@ function fmtE(x, d) {
   return (neg ? "-" : "") + mant + expText(exp);
 }
 
+// lib/figures/_frame.py's vector_text: "(a, b, ...)", what rounds to zero printed as 0.
+function vectorText(values, d) {
+  const shown = values.map((x) => fmt(Math.abs(x) < 0.5 * 10 ** -d ? 0 : x, d));
+  return `(${shown.join(", ")})`;
+}
+
 // math.degrees and math.radians of CPython (the same products, so the same doubles).
 const RAD_TO_DEG = 180.0 / Math.PI;
 const DEG_TO_RAD = Math.PI / 180.0;
@@ -167,7 +173,7 @@ function patchChildren(parent, nodes) {
 // relative to the picture). With `equal`, one data unit is as long in x as in y.
 class Panel {
   constructor({width = 360, height = 300, xlim, ylim, equal = false, axes = true, title = "",
-               xlabel = "", ylabel = "", margin}) {
+               xlabel = "", ylabel = "", margin, xticks}) {
     this.w = width; this.h = height;
     this.m = margin || (axes ? {l: 46, r: 10, t: title ? 24 : 10, b: 38} : {l: 6, r: 6, t: title ? 24 : 6, b: 6});
     let [x0, x1] = xlim; let [y0, y1] = ylim;
@@ -183,6 +189,7 @@ class Panel {
     this.overlay = [];
     this.clipId = `cfclip${Panel.count = (Panel.count || 0) + 1}`;
     this.axes = axes; this.title = title; this.xlabel = xlabel; this.ylabel = ylabel;
+    this.xticks = xticks;  // optional [[value, label], ...] in place of numbered ticks
   }
   X(x) { return this.m.l + (x - this.xlim[0]) * this.sx; }
   Y(y) { return this.m.t + (this.ylim[1] - y) * this.sy; }
@@ -253,28 +260,38 @@ class Panel {
     this.parts.push(svgNode("text", attrs, String(text)));
   }
   text(x, y, text, opts = {}) { this.rawText(this.X(x), this.Y(y), text, opts); }
+  // corner "below": the items in rows under the x axis (room left by the caller:
+  // legendRows).
   legend(items, {corner = "upper left", size = 11} = {}) {
     const lineH = size + 4; const w = 12 + 24 + Math.max(...items.map((i) => i.label.length)) * size * 0.55;
     const h = items.length * lineH + 6;
     const left = corner.endsWith("left") ? this.m.l + 4 : this.w - this.m.r - 4 - w;
     const top = corner.startsWith("upper") ? this.m.t + 4 : this.h - this.m.b - 4 - h;
     const out = this.overlay;
-    out.push(svgNode("rect", {x: num(left), y: num(top), width: num(w), height: num(h), fill: "white",
-                              "fill-opacity": "0.85", stroke: "#ccc", rx: "3"}));
+    const below = corner === "below" ? legendRows(items, this.w, size) : null;
+    if (!below) {
+      out.push(svgNode("rect", {x: num(left), y: num(top), width: num(w), height: num(h), fill: "white",
+                                "fill-opacity": "0.85", stroke: "#ccc", rx: "3"}));
+    }
     items.forEach((item, i) => {
-      const y = top + 3 + lineH * (i + 0.5);
+      let y = top + 3 + lineH * (i + 0.5);
+      let at = left;
+      if (below) {  // rows under the tick labels
+        y = this.h - this.m.b + 26 + lineH * below.row[i];
+        at = below.x[i];
+      }
       if (item.kind === "dot") {
-        out.push(svgNode("circle", {cx: num(left + 16), cy: num(y), r: "3.5", fill: item.color}));
+        out.push(svgNode("circle", {cx: num(at + 16), cy: num(y), r: "3.5", fill: item.color}));
       } else if (item.kind === "box") {
-        out.push(svgNode("rect", {x: num(left + 6), y: num(y - 5), width: "20", height: "10", fill: item.color,
+        out.push(svgNode("rect", {x: num(at + 6), y: num(y - 5), width: "20", height: "10", fill: item.color,
                                   "fill-opacity": "0.4", stroke: item.color}));
       } else {
-        const attrs = {x1: num(left + 6), y1: num(y), x2: num(left + 26), y2: num(y), stroke: item.color,
+        const attrs = {x1: num(at + 6), y1: num(y), x2: num(at + 26), y2: num(y), stroke: item.color,
                        "stroke-width": "2"};
         if (item.dash) attrs["stroke-dasharray"] = item.dash;
         out.push(svgNode("line", attrs));
       }
-      out.push(svgNode("text", {x: num(left + 32), y: num(y), "font-size": size, "dominant-baseline": "central",
+      out.push(svgNode("text", {x: num(at + 32), y: num(y), "font-size": size, "dominant-baseline": "central",
                                 fill: "#333"}, item.label));
     });
   }
@@ -285,11 +302,13 @@ class Panel {
     const frame = [];
     if (this.axes) {
       frame.push(svgNode("rect", {x: m.l, y: m.t, width: num(pw), height: num(ph), fill: "none", stroke: "#555"}));
-      for (const t of niceTicks(this.xlim[0], this.xlim[1])) {
+      const xticks = this.xticks
+        || niceTicks(this.xlim[0], this.xlim[1]).map((t) => [t, tickLabel(t)]);
+      for (const [t, label] of xticks) {
         const x = num(this.X(t));
         frame.push(svgNode("line", {x1: x, y1: m.t + ph, x2: x, y2: m.t + ph + 4, stroke: "#555"}));
         frame.push(svgNode("text", {x, y: m.t + ph + 14, "font-size": "11", "text-anchor": "middle", fill: "#333"},
-                           tickLabel(t)));
+                           label));
       }
       for (const t of niceTicks(this.ylim[0], this.ylim[1])) {
         const y = num(this.Y(t));
@@ -318,6 +337,50 @@ class Panel {
       svgNode("g", {"clip-path": `url(#${this.clipId})`}, this.parts),
       ...frame, ...this.overlay]);
   }
+}
+
+// Where the items of a legend "below" go: rows that fit a panel of the given width.
+function legendRows(items, width, size = 11) {
+  const x = []; const row = [];
+  let at = 6; let r = 0;
+  for (const item of items) {
+    const w = 36 + item.label.length * size * 0.55;
+    if (at + w > width - 6 && at > 6) { r += 1; at = 6; }
+    x.push(at); row.push(r); at += w;
+  }
+  return {x, row, rows: r + 1};
+}
+
+// Signed stacked bars, one per joint (lib/figures/_frame.py, stacked_bars):
+// positive parts stacked up from zero, negative ones down; a black line marks
+// the sum. The symmetric limit holding every bar is barTop(parts, total).
+function barTop(parts, total) {
+  const up = total.map(() => 0); const down = total.map(() => 0);
+  for (const part of parts) {
+    part.forEach((v, i) => { if (v >= 0) up[i] += v; else down[i] += v; });
+  }
+  const reach = Math.max(...up, ...down.map((v) => -v), ...total.map(Math.abs));
+  return niceCeil(1.1 * reach);
+}
+
+function stackedBars(p, parts, colors, total, width = 0.6) {
+  const up = total.map(() => 0); const down = total.map(() => 0);
+  parts.forEach((part, k) => {
+    part.forEach((v, i) => {
+      let low; let high;
+      if (v >= 0) {
+        low = up[i]; high = up[i] + v; up[i] = high;
+      } else {
+        low = down[i] + v; high = down[i]; down[i] = low;
+      }
+      const left = i + 1 - width / 2; const right = i + 1 + width / 2;
+      p.poly([left, right, right, left], [low, low, high, high],
+             {fill: colors[k], opacity: 0.85, stroke: "#333", width: 0.6});
+    });
+  });
+  p.line([0, total.length + 1], [0, 0], {color: "#555", width: 0.8});
+  total.forEach((t, i) => p.line([i + 1 - 0.6 * width, i + 1 + 0.6 * width], [t, t],
+                                 {color: "#000", width: 2.5}));
 }
 
 function tickLabel(t) {
