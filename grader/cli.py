@@ -14,9 +14,12 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import core, sandbox
+from . import sandbox, session
+from .expected import expected_cases
 from .fileio import atomic_write
 from .report import Report
+from .safe_text import printable, safe_text, scrub
+from .scoring import NOT_GRADED_ERROR, format_report
 from .spec import Chapter, chapter_names, load_chapter, load_solutions
 
 #: Exit status when at least one submission was not graded because of the grader (status ``error``).
@@ -53,18 +56,18 @@ def list_submissions(folder: Path, exclude: Path | None = None) -> list[Path]:
     return sorted(files, key=lambda p: p.relative_to(folder).parts)
 
 
-def _failed_report(path: Path, opts: core.GradeOptions, message: str, root=None) -> Report:
+def _failed_report(path: Path, opts: session.GradeOptions, message: str, root=None) -> Report:
     """The row of a submission the grader failed on (status ``error``, every exercise "not graded")."""
     chapter = opts.chapter
-    report = core.new_report(path, chapter, opts.seed_used, root, status="error")
+    report = session.new_report(path, chapter, opts.seed_used, root, status="error")
     report["messages"].append(message)
     report["exercises"] = [{"number": ex.number, "name": ex.name, "points": float(ex.points),
-                            "partial": ex.partial, "score": 0.0, "feedback": core.NOT_GRADED_ERROR, "cases": []}
+                            "partial": ex.partial, "score": 0.0, "feedback": NOT_GRADED_ERROR, "cases": []}
                            for ex in chapter.exercises]
-    return core.scrub(report)
+    return scrub(report)
 
 
-def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=None, root=None) -> list[Report]:
+def grade_paths(paths: list[Path], opts: session.GradeOptions, jobs: int, progress=None, root=None) -> list[Report]:
     """Grade files concurrently (``jobs`` children at a time); one report per file, in order.
 
     Nothing one submission contains stops the batch: every file gets a report,
@@ -73,13 +76,13 @@ def grade_paths(paths: list[Path], opts: core.GradeOptions, jobs: int, progress=
     """
     chapter = opts.chapter
     try:
-        core.expected_cases(chapter, opts.solutions, opts.seed)  # once, before the workers start
+        expected_cases(chapter, opts.solutions, opts.seed)  # once, before the workers start
     except Exception:
         pass  # reported in every row below (status error)
 
     def one(path):
         try:
-            rep = core.grade_submission(path, opts, root=root)
+            rep = session.grade_submission(path, opts, root=root)
         except sandbox.SandboxUnavailable:
             raise
         except Exception as exc:  # the grader's own fault: still a row
@@ -113,7 +116,7 @@ def csv_text(value) -> str:
     line breaks and other control characters are shown escaped (``\\r``), so
     one row stays one line.
     """
-    text = core.safe_text(value)
+    text = safe_text(value)
     if text.startswith(FORMULA_START):
         text = "'" + text
     return text.translate(_CONTROL)
@@ -149,10 +152,10 @@ def _report_name(path: Path, root: Path | None) -> str:
     next to ``zed/hw.py``) or would be too long, the name ends with ``~``
     and a hash of the whole relative path (``zed__hw.py~1b2c...json``);
     ``~`` appears in no other report name. Control characters and names
-    that are not UTF-8 are shown escaped (:func:`core.printable`), with the hash.
+    that are not UTF-8 are shown escaped (:func:`printable`), with the hash.
     """
     rel = path.relative_to(root) if root else Path(path.name)
-    parts = [core.printable(p) for p in rel.parts]  # no control characters in the output folder either
+    parts = [printable(p) for p in rel.parts]  # no control characters in the output folder either
     name = "__".join(parts)
     ambiguous = any("__" in p or "~" in p or p.startswith("_") or p.endswith("_") or "\\" in p
                     for p in parts) or parts != list(rel.parts)
@@ -276,11 +279,11 @@ def _summarize(reports: list[Report], chapter: Chapter, out: Path) -> int:
     first = errors[0]
     _print(f"grade: GRADER ERROR: {len(errors)} of {len(reports)} submission(s) were NOT graded "
            f"(status 'error' in gradebook.csv; their 0 is not a grade). First: "
-           f"{core.printable(first['submission'])}: {core.printable((first['messages'] or ['?'])[0])}",
+           f"{printable(first['submission'])}: {printable((first['messages'] or ['?'])[0])}",
            file=sys.stderr)
     if first.get("error_detail"):
         _print("grade: what the sandbox printed:\n"
-               + "\n".join(core.printable(line) for line in first["error_detail"].splitlines()),
+               + "\n".join(printable(line) for line in first["error_detail"].splitlines()),
                file=sys.stderr)
     return EXIT_GRADER_ERROR
 
@@ -297,7 +300,7 @@ def main(argv=None) -> int:
     target = Path(args.path)
     if not os.path.lexists(target):
         parser.error(f"{target} does not exist")
-    opts = core.GradeOptions(chapter=chapter, solutions=args.solutions, seed=args.seed,
+    opts = session.GradeOptions(chapter=chapter, solutions=args.solutions, seed=args.seed,
                              sandbox=args.sandbox, limits=_limits(args),
                              hide=[str(out)] + [str(Path(h).resolve()) for h in args.hide])
     problem = _setup_problem(chapter, args)
@@ -310,7 +313,7 @@ def main(argv=None) -> int:
 
     def progress(rep):
         if not args.quiet:
-            _print(core.format_report(rep))
+            _print(format_report(rep))
 
     try:
         reports = grade_paths(paths, opts, max(1, args.jobs), progress, root=root)

@@ -84,7 +84,7 @@ def saved_cells(notebook=None):
     if not notebook:
         return None
     try:
-        from .core import _clean, labelled_code_cells, notebook_cells, read_limited
+        from .submission import _clean, labelled_code_cells, notebook_cells, read_limited
 
         path = Path(notebook)
         text = read_limited(path).decode("utf-8-sig")
@@ -172,7 +172,7 @@ def graded_namespace(answer, name: str, with_lib: bool, cells=None):
     import builtins
     import types
 
-    from .core import bound_names, first_refused_import
+    from .submission import bound_names, first_refused_import
 
     base = getattr(answer, "__globals__", None)
     if not isinstance(base, dict):
@@ -272,7 +272,7 @@ def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     passed = 0
     for i, (case, got) in enumerate(zip(public, res["cases"]), start=1):
         if got["ok"]:
-            from .core import judge_case
+            from .scoring import judge_case
 
             r = judge_case(ex, case["expected"], case["inputs"], got["value"], True)
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from .core import expected_cases
+from .expected import expected_cases
 from .fileio import atomic_write
 from .spec import Chapter
 

@@ -1,11 +1,11 @@
 """The report of one graded submission: its fields, typed and documented.
 
-:func:`grader.core.grade_submission` returns a :class:`Report`; the gradebook
+:func:`grader.session.grade_submission` returns a :class:`Report`; the gradebook
 (:func:`grader.cli.gradebook_csv`), the JSON file per submission and the
 Gradescope ``results.json`` (:func:`grader.gradescope.results_json`) are made
 from it. Reports are plain dicts (``report["score"]``), written as JSON as
 they are. Every string in a report has been through
-:func:`grader.core.safe_text`. README.md ("Report fields") lists the same
+:func:`grader.safe_text.safe_text`. README.md ("Report fields") lists the same
 fields for instructors.
 
 Written for Python 3.10 (Gradescope's Ubuntu 22.04): optional fields are
@@ -77,7 +77,7 @@ class Report(_ReportOptional):
     student: str
     #: The chapter graded (its spec's name, e.g. ``rigid_body_dynamics``).
     chapter: str
-    #: The grader's version (:data:`grader.core.GRADER_VERSION`).
+    #: The grader's version (:data:`grader.session.GRADER_VERSION`).
     grader_version: str
     #: The seed of the hidden cases (the chapter's unless ``--seed`` was given).
     seed: int

@@ -28,7 +28,7 @@ import nbformat
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader import cli, core  # noqa: E402
+from grader import cli, session  # noqa: E402
 from grader.spec import load_chapter  # noqa: E402
 
 
@@ -75,9 +75,9 @@ def main() -> int:
         folder.mkdir()
         out = Path(tmp) / "grades"
         paths = make_class(args.chapter, folder, args.n)
-        opts = core.GradeOptions(chapter=args.chapter, hide=[str(out)])
+        opts = session.GradeOptions(chapter=args.chapter, hide=[str(out)])
         times: dict[str, float] = {}
-        original = core.grade_submission
+        original = session.grade_submission
 
         def timed(path, o, **kw):
             t0 = time.perf_counter()
@@ -85,11 +85,11 @@ def main() -> int:
             times[Path(path).name] = time.perf_counter() - t0
             return rep
 
-        core.grade_submission = timed
+        session.grade_submission = timed
         t0 = time.perf_counter()
         reports = cli.grade_paths(paths, opts, args.jobs, root=folder)
         total = time.perf_counter() - t0
-        core.grade_submission = original
+        session.grade_submission = original
         cli.atomic_write(out / "gradebook.csv", cli.gradebook_csv(reports, load_chapter(args.chapter)))
 
         errors = [r for r in reports if r["status"] == "error"]

@@ -1,0 +1,161 @@
+"""Judging and scoring, in the trusted process: the children's plain results against the expected answers.
+
+:func:`score_exercise` makes an exercise's report entry (its cases judged by
+the exercise's kind, :meth:`grader.kinds.Exercise.judge_case`, its score and
+its one-line feedback, led by why a name is missing when a cell stopped
+early); :func:`format_report` is the text the ``grade`` command prints.
+"""
+
+from __future__ import annotations
+
+from . import compare as cmp
+from . import runner
+from .report import CaseEntry, ExerciseEntry, Report
+from .safe_text import printable
+from .submission import bound_names
+
+NOT_GRADED_ERROR = "not graded: grader error (not the submission's fault; see the messages)"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _failed_cases(cases, message: str) -> list[CaseEntry]:
+    """Every case failed with the same ``message`` (not run, or the exercise's error)."""
+    return [{"public": c.public, "passed": False, "message": message} for c in cases]
+
+
+def score_exercise(k, ex, cases, result, status) -> ExerciseEntry:
+    """The report's entry for exercise ``ex``: its cases judged, its score and feedback."""
+    entry: ExerciseEntry = {
+        "number": ex.number,
+        "name": ex.name,
+        "points": float(ex.points),
+        "partial": ex.partial,
+        "score": 0.0,
+        "feedback": "",
+        "cases": [],
+    }
+    n = len(cases)
+    if status == "error":
+        entry["feedback"] = NOT_GRADED_ERROR
+        entry["cases"] = _failed_cases(cases, "not run")
+        return entry
+    if status == "unreadable" or result is None:
+        entry["feedback"] = "not graded: the submission could not be read" if status == "unreadable" else "not graded"
+        entry["cases"] = _failed_cases(cases, "not run")
+        return entry
+    if "error" in result and result.get("cases") is None:
+        msg = str(result["error"])[:600]
+        entry["feedback"] = msg
+        entry["cases"] = _failed_cases(cases, msg)
+        return entry
+    got = result.get("cases")
+    if not isinstance(got, list) or len(got) != n:
+        entry["feedback"] = "the submission's process sent malformed results"
+        entry["cases"] = _failed_cases(cases, "malformed")
+        return entry
+    passed = []
+    hidden_i = 0
+    public_i = 0
+    missing_names = {ex.name} if isinstance(result.get("missing"), str) else set()
+    if ex.kind in ("choice", "quantity"):
+        hidden_i = -1  # one answer, no public case: labelled "your answer"
+    for case, ret in zip(cases, got):
+        if case.public:
+            public_i += 1
+            label = f"public case {public_i}"
+        elif hidden_i < 0:
+            label = "your answer"
+        else:
+            hidden_i += 1
+            label = f"hidden case {hidden_i}"
+        if not isinstance(ret, dict):
+            res = cmp.CaseResult(False, "malformed result")
+        elif ret.get("ok") is True and "value" in ret:
+            res = judge_case(ex, case.expected, case.inputs, ret["value"], case.public)
+        else:
+            err = ret.get("error")
+            message = str(err)[:600] if isinstance(err, str) else "failed"
+            res = cmp.CaseResult(False, message)
+            if ret.get("kind") == "name" and isinstance(ret.get("name"), str):
+                missing_names.add(ret["name"])
+        for r in (res if isinstance(res, list) else [res]):
+            passed.append(r.passed)
+            entry["cases"].append({"public": case.public, "passed": r.passed, "message": f"{label}: {r.message}"})
+    entry["score"] = cmp.exercise_score(ex.points, ex.partial, passed)
+    rendered = result.get("render")
+    if isinstance(rendered, str):
+        entry["your_expression"] = rendered[:400]
+    missing = result.get("missing")
+    n = len(passed)
+    npass = sum(passed)
+    summary = f"{npass} of {n} cases passed"
+    if isinstance(missing, str):
+        summary = missing[:300]
+    elif npass < n:
+        first_fail = next(c["message"] for c in entry["cases"] if not c["passed"])
+        summary += f"; first failure: {first_fail}"
+    if not ex.partial and npass < n and npass > 0:
+        summary += " (all cases must pass for the points)"
+    cause = _missing_cause(missing_names, result.get("cell_failures") or []) if npass < n else None
+    if cause:
+        summary = capital(cause) + ". " + summary  # the first thing the student reads: why a name is missing
+    entry["feedback"] = summary
+    return entry
+
+
+def _missing_cause(names: set, failures: list) -> str | None:
+    """The first cell that stopped before defining one of ``names``, as :func:`runner.cause_text`, or None."""
+    for f in failures if names else ():
+        if names & bound_names(f.get("source", ""), f.get("line")):
+            return runner.cause_text(f["label"], f["line"], f["kind"], f["module"], f["error"])
+    return None
+
+
+#: A hidden design case that fails: its inputs and requirements are not shown (README, "Security model").
+HIDDEN_DESIGN_FAILED = ("the design does not meet the requirements of this hidden case "
+                        "(inputs and requirements of hidden cases are not shown)")
+
+
+def judge_design(ex, inputs, value) -> tuple[bool, str]:
+    """Run a design exercise's trusted judge on plain data; never raises."""
+    if not cmp.is_plain(value) or isinstance(value, bool):
+        return False, "the design could not be read as numbers"
+    try:
+        ok, why = ex.judge(inputs, value)
+    except Exception as exc:  # a design the judge cannot even simulate fails, it is not a grader error
+        return False, f"the design could not be checked ({type(exc).__name__}: {str(exc)[:200]})"
+    return bool(ok), str(why)[:600]
+
+
+def judge_case(ex, expected, inputs, value, public: bool):
+    """One case's result(s): a CaseResult, or a list of them (a multiple select with partial credit)."""
+    if ex.kind == "choice":
+        return cmp.compare_choice(expected, value, options=list(ex.options), multi=ex.multi, partial=ex.partial)
+    if ex.kind == "quantity":
+        return cmp.compare_quantity(expected, value, rtol=ex.rtol, atol=ex.atol)
+    if ex.kind == "design":
+        ok, why = judge_design(ex, inputs, value)
+        if not public:  # the judge's words name the case's inputs and limits: never shown for a hidden case
+            return cmp.CaseResult(ok, "passed" if ok else HIDDEN_DESIGN_FAILED)
+        return cmp.CaseResult(ok, why if ok or why else "the design does not meet the requirements")
+    return cmp.compare(expected, value, rtol=ex.rtol, atol=ex.atol, public=public)
+
+
+def format_report(report: Report) -> str:
+    """Human-readable feedback for one submission."""
+    p = printable
+    lines = [f"{p(report['submission'])}: {report['score']:g} / {report['max_score']:g}"
+             + ("" if report["status"] == "graded" else f"  [{p(report['status'])}]")]
+    for msg in report["messages"]:
+        lines.append(f"  note: {p(msg)}")
+    for ex in report["exercises"]:
+        # A public case's message shows arrays over several lines: each on a line of its own
+        # (printable() would show the line breaks as a literal \n).
+        first, *more = str(ex["feedback"]).split("\n")
+        lines.append(f"  Exercise {p(ex['number'])} {p(ex['name'])}: {ex['score']:g} / {ex['points']:g} "
+                     f"-- {p(first)}")
+        lines.extend(f"    {p(line)}" for line in more)
+    return "\n".join(lines)
