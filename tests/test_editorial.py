@@ -57,6 +57,13 @@ TYPED_FIGURE_NUMBER = re.compile(r"\b(?:[Ff]igure|[Ff]ig\.|[Tt]able|[Ee]quation|
 
 PAGES = [p for p in toc_pages() if (ROOT / f"{p.docname}.md").is_file()]
 CHAPTERS = [p for p in PAGES if p.is_chapter]
+#: The exercise statements are read like pages by the notation checks: a student meets
+#: their symbols too.
+EXERCISE_SETS = [
+    TocPage(docname=path.relative_to(ROOT).with_suffix("").as_posix(), title=None)
+    for path in sorted((ROOT / "exercises").glob("*.md"))
+]
+MATH_SOURCES = PAGES + EXERCISE_SETS
 
 
 @functools.cache
@@ -265,10 +272,30 @@ NOTATION_CLASHES = [
     (r"(?<![\\A-Za-z{_])T_\{?k\b", "T_k for tangential Jacobian rows: D_k"),
     (r"(?<![\\A-Za-z{_])S\s*\\tau", "S tau: S selects the actuated coordinates, "
      "theta = S q, so motor forces enter as S^T tau"),
+    (r"\bm\s*\\times\s*n\b|\bn\s*[-+]\s*m(?![A-Za-z_])|\bm_\{?a\b|\\mathbb\s*R\^\{?m\b",
+     "m as a count of constraints or actuators: counts are n_c and n_a (m is a mass)"),
+    (r"\\nu\^\{?T|\\nu\s*\(J", "nu as a multiplier: the multiplier is lambda (nu is Poisson's ratio)"),
+    (r"\\d?dot\s*e(?![A-Za-z])", "e as an error that has a rate: e is the restitution coefficient"),
+    (r"(?<![\\A-Za-z{_])R\(\s*(?:z\b|-)", "R(z) for an integrator's factor per step: varrho "
+     "(R is a rotation or a radius)"),
+    (r"(?<![\\A-Za-z{_])T_\{?c\b", "T_c for the contact time: t_c (T is a pose)"),
+    (r"(?<![\\A-Za-z{_])c_\{?T\b", "c_T beside the tangential impulse c_t: name the factor in words"),
+    (r"-\s*b\s*(?:\\,)?\s*(?:\\dot|J)", "b as MuJoCo's damping: d_r (b is the LCP's vector)"),
+    (r"\(\s*\\tau\s*,\s*\\zeta\s*\)|\\xi\s*\\tau", "tau as a time constant: t_r (tau is a "
+     "joint force)"),
+    (r"\\d?dot\s*r\b|\\delta\s*=\s*-\s*r\b", "r as a gap: phi"),
+    (r"(?<![\\A-Za-z{_])W_\{?t[nt]\b",
+     "W as the Delassus matrix: A (W is the Stewart platform's leg-wrench matrix)"),
+    (r"(?<![\\A-Za-z{_])p\s*=\s*E_h|\\int_\\Gamma\s*p\s*\\,", "p for a pressure: p_h "
+     "(p is a position)"),
+    (r"\\pi\s*a\^2|(?<![\\A-Za-z{_])a\s*&?=\s*\\sqrt\{2R", "a for the patch radius: rho_max "
+     "(a is an acceleration)"),
+    (r"\\omega\s*'|\\omega\^\{?\\prime", "a prime for 'after': omega^+ as v^+"),
+    (r"(?<![\\A-Za-z{_])P\s*=\s*\(\s*c_", "P for an impulse: c = (c_t, c_n) (P is the projection)"),
 ]
 
 
-@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+@pytest.mark.parametrize("page", MATH_SOURCES, ids=_ids(MATH_SOURCES))
 def test_notation_clashes_stay_resolved(page: TocPage) -> None:
     maths = _math(page)
     found = [
@@ -304,14 +331,87 @@ def test_symbol_scan_can_fail() -> None:
         "\\Omega", "I", "T"}
 
 
-@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+#: Symbols that a page may only use if the notation page lists them (a pattern for the
+#: page's maths, matched in the notation page's maths too): the lower-case letters and
+#: subscripted symbols whose meaning the chapters had let drift.
+LISTED_SYMBOLS = {
+    "m": r"(?<![\\A-Za-z{_])m(?![A-Za-z])",
+    "n": r"(?<![\\A-Za-z{_])n(?![A-Za-z_])",
+    "n_c": r"\bn_\{?c\b",
+    "n_a": r"\bn_\{?a\b",
+    "n_d": r"\bn_\{?d\b",
+    "e": r"(?<![\\A-Za-z{_])e(?![A-Za-z^_])",
+    "f": r"(?<![\\A-Za-z{_])f(?![A-Za-z_])",
+    "a": r"(?<![\\A-Za-z{_])a(?![A-Za-z_])",
+    "a_u": r"\ba_\{?u\b",
+    "J_c": r"(?<![\\A-Za-z])J_\{?c\b",
+    "J_d": r"(?<![\\A-Za-z])J_\{?d\b",
+    "J_e": r"(?<![\\A-Za-z])J_\{?e\b",
+    "lambda_d": r"\\lambda_\{?d\b",
+    "gamma_c": r"\\gamma_\{?c\b",
+    "theta": r"\\theta(?![A-Za-z_])",
+    "t_c": r"(?<![\\A-Za-z])t_\{?c\b",
+    "t_r": r"(?<![\\A-Za-z])t_\{?r\b",
+    "k_r": r"(?<![\\A-Za-z])k_\{?r\b",
+    "d_r": r"(?<![\\A-Za-z])d_\{?r\b",
+    "mu_r": r"\\mu_\{?r\b",
+    "mu_s": r"\\mu_\{?s\b",
+    "mu_k": r"\\mu_\{?k\b",
+    "r_c": r"(?<![\\A-Za-z])r_\{?c\b",
+    "p_h": r"(?<![\\A-Za-z])p_\{?h\b",
+    "n-hat": r"\\hat\s*\{?n\b",
+    "A-hat": r"\\hat\s*\{?A\b",
+    "rho_max": r"\\rho_\{?\\max",
+    "delta_max": r"\\delta_\{?\\max",
+    "n_i": r"(?<![\\A-Za-z])n_\{?i\b",
+    "l_i": r"(?<![\\A-Za-z])l_\{?i\b",
+    "omega^+": r"\\omega\^\{?\+",
+}
+#: A symbol whose whole subscript is a name: k_\text{eff}, J_{\text{full}}, a_\text{ref}
+#: (not a frame label built from a name, as T_{\mathrm{pa}(i)\,i}).
+NAMED_SUBSCRIPT = re.compile(
+    r"(\\[A-Za-z]+|(?<![\\A-Za-z])[A-Za-z])\s*_\s*"
+    r"(?:\{\s*\\(?:text|mathrm)\s*\{([^}]*)\}\s*\}|\\(?:text|mathrm)\s*\{([^}]*)\})"
+)
+
+
+def _named_subscripts(maths: str) -> set[str]:
+    return {f"{base}_{(braced or bare).strip()}"
+            for base, braced, bare in NAMED_SUBSCRIPT.findall(maths)}
+
+
+def _unlisted(maths: str, notation: str) -> list[str]:
+    """The symbols of ``maths`` that the notation page's maths ``notation`` does not list."""
+    missing = sorted(_symbols(maths) - _symbols(notation) - UNIVERSAL_SYMBOLS)
+    missing += sorted(_named_subscripts(maths) - _named_subscripts(notation))
+    missing += [name for name, pattern in LISTED_SYMBOLS.items()
+                if re.search(pattern, maths) and not re.search(pattern, notation)]
+    return missing
+
+
+@pytest.mark.parametrize("page", MATH_SOURCES, ids=_ids(MATH_SOURCES))
 def test_every_symbol_is_on_the_notation_page(page: TocPage) -> None:
-    """The notation page is the contract: each Greek or capital letter a page uses is listed."""
-    missing = _symbols(_math(page)) - _symbols(_math(NOTATION_PAGE)) - UNIVERSAL_SYMBOLS
+    """The notation page is the contract: each Greek or capital letter a page uses is listed,
+    and so is each named subscript and each symbol of LISTED_SYMBOLS."""
+    missing = _unlisted(_math(page), _math(NOTATION_PAGE))
     assert not missing, (
         f"{page.docname}: symbols not on book/appendix/notation.md (add them with the section "
-        f"that introduces them, or use a listed symbol): {sorted(missing)}"
+        f"that introduces them, or use a listed symbol): {missing}"
     )
+
+
+def test_unlisted_symbols_are_caught() -> None:
+    """A planted symbol that the notation page does not list is reported, of each kind."""
+    notation = _math(NOTATION_PAGE)
+    planted = r"\Theta + k_\text{foo} + J_{\text{bar}}\,q + M\ddot q + T_{\mathrm{pa}(i)\,i}"
+    assert _unlisted(planted, notation) == ["\\Theta", "J_bar", "k_foo"]
+    # a listed lower-case or subscripted symbol the notation page lost is reported too
+    for name in ("J_c", "t_c", "mu_r", "n_c", "e"):
+        sample = {"J_c": "J_c\\ddot q", "t_c": "t_c = 1", "mu_r": "\\mu_r f_n",
+                  "n_c": "n - n_c", "e": "v^{+} = -e v^{-}"}[name]
+        lost = re.sub(LISTED_SYMBOLS[name], "X", notation)
+        assert name in _unlisted(sample, lost), name
+        assert name not in _unlisted(sample, notation), name
 
 
 def _labels() -> dict[str, str]:
@@ -366,12 +466,31 @@ def test_notation_clash_patterns_can_fail() -> None:
         r"T = \tfrac12 \omega^{T} I \omega",
         r"N_k = (r_x, 0, 1),\ T_k = (-r_y, 1, 0)",
         r"M\ddot q + h = S\tau",
+        r"J \in \mathbb R^{m\times n},\ n - m",
+        r"L = \tfrac12 a^{T}Ma - \nu^{T}(Ja - \gamma)",
+        r"\ddot e + 2\alpha\dot e + \beta^2 e = 0",
+        r"R(z) = 1 + z + z^2/2",
+        r"T_c = c\,\delta_{\max}/v_0",
+        r"c_T = 2\int_0^1",
+        r"a_\text{ref} = -b\dot r - k_r r",
+        r"(\tau, \zeta)",
+        r"\delta = -r",
+        r"|W_{tn}| < \mu W_{tt}",
+        r"p = E_h(1 - r/R)",
+        r"\pi a^2",
+        r"\omega' = \omega",
+        r"P = (c_t, c_n)",
     ]
     for (pattern, why), sample in zip(NOTATION_CLASHES, samples, strict=True):
         assert re.search(pattern, sample), why
     for clean in (r"\mathcal G_b", r"\Gamma(2/5)", r"\mathcal V_b", r"f_n", r"n_d",
                   r"\phi/\Delta t", r"M\ddot q + h = \tau", r"K = \tfrac12 v^{T} M v",
-                  r"T_{ab} = (R_{ab}, p_{ab})", r"D_k", r"S^{T}\tau", r"I_{T}"):
+                  r"T_{ab} = (R_{ab}, p_{ab})", r"D_k", r"S^{T}\tau", r"I_{T}",
+                  r"J \in \mathbb R^{n_c\times n},\ n - n_c", r"\lambda^{T}(Ja - \gamma)",
+                  r"e^{-\beta t}", r"\nu_1", r"R(\varphi)\,r", r"R(\theta)p_k", r"t_c",
+                  r"T_{CL}", r"-d_r\,J_e v - k_r\,\phi", r"(t_r, \zeta)", r"\delta = -\phi",
+                  r"|A_{tn}| < \mu A_{tt}", r"p_h = E_h(1 - r/R)", r"\pi\rho_{\max}^2",
+                  r"\omega^{+} r_c", r"c = (c_t, c_n)", r"\ddot\Phi", r"m(a_c - g)"):
         clean = _calligraphic(clean)
         assert not any(re.search(p, clean) for p, _ in NOTATION_CLASHES), clean
 
