@@ -145,9 +145,19 @@ def glue_text(name: str, text: str) -> None:
 
 
 def glue_figure(name: str, fig) -> None:
-    """Glue a Matplotlib figure under ``name`` for a figure directive of the page, then close it."""
+    """Glue a Matplotlib figure under ``name`` for a figure directive of the page, then close it.
+
+    The figure may be pyplot-free (:func:`lib.figures.page.static_figure`). In
+    a kernel that draws inline, the picture is glued as PNG even before the
+    page's first pyplot figure: matplotlib-inline teaches IPython to render
+    figures only once its backend module is loaded, and pyplot loads it
+    lazily, so it is loaded here.
+    """
+    import matplotlib
     import matplotlib.pyplot as plt
     from myst_nb import glue
 
+    if matplotlib.get_backend() in ("inline", "module://matplotlib_inline.backend_inline"):
+        import matplotlib_inline.backend_inline  # noqa: F401  (loading it configures IPython)
     glue(name, fig, display=False)
     plt.close(fig)

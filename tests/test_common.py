@@ -71,3 +71,30 @@ def test_glue_helpers_hand_plain_values_to_myst_nb(monkeypatch):
     assert calls[1] == ("t", "3", False)
     assert calls[2][0] == "f" and calls[2][1] is fig and calls[2][2] is False
     assert not plt.fignum_exists(fig.number)  # closed: a glued figure is shown only where it is placed
+
+
+def test_glue_figure_glues_a_picture_before_any_pyplot_figure():
+    """In a fresh inline kernel, a pyplot-free figure glued before any pyplot figure is a PNG
+    (without loading matplotlib-inline, IPython would know only its text form)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "import myst_nb\n"
+        "ip = InteractiveShell.instance()\n"
+        "from matplotlib.figure import Figure\n"
+        "fig = Figure()\n"
+        "fig.add_subplot().plot([0, 1])\n"
+        "before = sorted(ip.display_formatter.format(fig)[0])\n"
+        "glued = []\n"
+        "myst_nb.glue = lambda name, value, display=True: glued.append(\n"
+        "    sorted(ip.display_formatter.format(value)[0]))\n"
+        "from lib.common import glue_figure\n"
+        "glue_figure('f', fig)\n"
+        "print(before, glued[0])\n"
+    )
+    env = {"MPLBACKEND": "module://matplotlib_inline.backend_inline", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("] [") == ["['text/plain'", "'image/png', 'text/plain']\n"], out.stdout
