@@ -14,72 +14,51 @@ joint i turns body i by q_i about ``axes[i]`` (a vector of body i's frame).
 import numpy as np
 import sympy as sp
 
-GRAVITY = 9.81
+# Exercise 3.2.1 -----------------------------------------------------------------
+def tree_rnea(parents, placements, axes, inertias, q, qd, qdd, gravity):
+    """Forward pass (twists, accelerations from the ground's (0, -gravity)), backward
+    pass (wrenches, each child's carried into its parent by [Ad_{T_{c,i}}]^T), tau_i =
+    S_i^T F_i. Self-contained (helpers nested): a notebook's function sees only the
+    names the notebook defines."""
 
+    def skew(w):
+        return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
-def _skew(w):
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+    def adjoint(T):
+        R, p = T[:3, :3], T[:3, 3]
+        out = np.zeros((6, 6))
+        out[:3, :3], out[3:, 3:], out[3:, :3] = R, R, skew(p) @ R
+        return out
 
+    def ad(V):
+        out = np.zeros((6, 6))
+        out[:3, :3], out[3:, 3:], out[3:, :3] = skew(V[:3]), skew(V[:3]), skew(V[3:])
+        return out
 
-def _adjoint(T):
-    """[Ad_T] for T = (R, p): maps a twist in T's child frame to its parent frame."""
-    R, p = T[:3, :3], T[:3, 3]
-    out = np.zeros((6, 6))
-    out[:3, :3] = R
-    out[3:, 3:] = R
-    out[3:, :3] = _skew(p) @ R
-    return out
-
-
-def _ad(V):
-    out = np.zeros((6, 6))
-    out[:3, :3] = _skew(V[:3])
-    out[3:, 3:] = _skew(V[:3])
-    out[3:, :3] = _skew(V[3:])
-    return out
-
-
-def _joint_pose(placement, axis, angle):
-    """T_{parent, i}(q) = placement @ (rotation by angle about axis)."""
-    a = np.asarray(axis, dtype=float)
-    a = a / np.linalg.norm(a)
-    K = _skew(a)
-    rot = np.eye(4)
-    rot[:3, :3] = np.eye(3) + np.sin(angle) * K + (1.0 - np.cos(angle)) * K @ K
-    return np.asarray(placement, dtype=float) @ rot
-
-
-def _passes(parents, placements, axes, inertias, q, qd, qdd, gravity):
     parents = [int(p) for p in parents]
     n = len(parents)
-    S = [np.concatenate([np.asarray(a, float) / np.linalg.norm(a), np.zeros(3)])
-         for a in axes]
-    X = []  # [Ad_{T_{i, parent}}]
+    S, X = [], []  # motion subspaces; [Ad_{T_{i, parent}}]
     V, A, F = np.zeros((n, 6)), np.zeros((n, 6)), np.zeros((n, 6))
     base = np.concatenate([np.zeros(3), -np.asarray(gravity, dtype=float)])
     for i in range(n):
-        T = _joint_pose(placements[i], axes[i], q[i])
-        X.append(_adjoint(np.linalg.inv(T)))
+        a = np.asarray(axes[i], dtype=float) / np.linalg.norm(axes[i])
+        S.append(np.concatenate([a, np.zeros(3)]))
+        K = skew(a)
+        turn = np.eye(4)
+        turn[:3, :3] = np.eye(3) + np.sin(q[i]) * K + (1.0 - np.cos(q[i])) * K @ K
+        X.append(adjoint(np.linalg.inv(np.asarray(placements[i], dtype=float) @ turn)))
         V_parent = np.zeros(6) if parents[i] < 0 else V[parents[i]]
         A_parent = base if parents[i] < 0 else A[parents[i]]
         V[i] = X[i] @ V_parent + S[i] * qd[i]
-        A[i] = X[i] @ A_parent + _ad(V[i]) @ S[i] * qd[i] + S[i] * qdd[i]
+        A[i] = X[i] @ A_parent + ad(V[i]) @ S[i] * qd[i] + S[i] * qdd[i]
         G = np.asarray(inertias[i], dtype=float)
-        F[i] = G @ A[i] - _ad(V[i]).T @ G @ V[i]
+        F[i] = G @ A[i] - ad(V[i]).T @ G @ V[i]
     tau = np.zeros(n)
     for i in range(n - 1, -1, -1):
         tau[i] = S[i] @ F[i]
         if parents[i] >= 0:
             F[parents[i]] += X[i].T @ F[i]
     return tau
-
-
-# Exercise 3.2.1 -----------------------------------------------------------------
-def tree_rnea(parents, placements, axes, inertias, q, qd, qdd, gravity):
-    """Forward pass (twists, accelerations from the ground's (0, -gravity)), backward
-    pass (wrenches, each child's carried into its parent by [Ad_{T_{c,i}}]^T), tau_i =
-    S_i^T F_i."""
-    return _passes(parents, placements, axes, inertias, q, qd, qdd, gravity)
 
 
 # Exercise 3.2.2 -----------------------------------------------------------------
@@ -99,8 +78,46 @@ def bias_forces_fixed(parents, placements, axes, inertias, q, qd, gravity):
     """The given routine with its two mistakes fixed: the parent's twist and acceleration
     are carried into {i} by [Ad_{T_{i,parent}}] (the inverse of the joint pose, not the
     pose), and the ground accelerates at (0, -gravity) (upwards), not (0, +gravity)."""
-    return _passes(parents, placements, axes, inertias, q, qd, np.zeros(len(parents)),
-                   gravity)
+    qdd = np.zeros(len(parents))
+
+    def skew(w):
+        return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+
+    def adjoint(T):
+        R, p = T[:3, :3], T[:3, 3]
+        out = np.zeros((6, 6))
+        out[:3, :3], out[3:, 3:], out[3:, :3] = R, R, skew(p) @ R
+        return out
+
+    def ad(V):
+        out = np.zeros((6, 6))
+        out[:3, :3], out[3:, 3:], out[3:, :3] = skew(V[:3]), skew(V[:3]), skew(V[3:])
+        return out
+
+    parents = [int(p) for p in parents]
+    n = len(parents)
+    S, X = [], []  # motion subspaces; [Ad_{T_{i, parent}}]
+    V, A, F = np.zeros((n, 6)), np.zeros((n, 6)), np.zeros((n, 6))
+    base = np.concatenate([np.zeros(3), -np.asarray(gravity, dtype=float)])
+    for i in range(n):
+        a = np.asarray(axes[i], dtype=float) / np.linalg.norm(axes[i])
+        S.append(np.concatenate([a, np.zeros(3)]))
+        K = skew(a)
+        turn = np.eye(4)
+        turn[:3, :3] = np.eye(3) + np.sin(q[i]) * K + (1.0 - np.cos(q[i])) * K @ K
+        X.append(adjoint(np.linalg.inv(np.asarray(placements[i], dtype=float) @ turn)))
+        V_parent = np.zeros(6) if parents[i] < 0 else V[parents[i]]
+        A_parent = base if parents[i] < 0 else A[parents[i]]
+        V[i] = X[i] @ V_parent + S[i] * qd[i]
+        A[i] = X[i] @ A_parent + ad(V[i]) @ S[i] * qd[i] + S[i] * qdd[i]
+        G = np.asarray(inertias[i], dtype=float)
+        F[i] = G @ A[i] - ad(V[i]).T @ G @ V[i]
+    tau = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        tau[i] = S[i] @ F[i]
+        if parents[i] >= 0:
+            F[parents[i]] += X[i].T @ F[i]
+    return tau
 
 
 # Exercise 3.2.4 -----------------------------------------------------------------
@@ -119,9 +136,10 @@ def counterweight_design(l1, l2, m1, m2, m_payload, tau1_max, tau2_max, d_max):
     all poses are g (|a| + |b|) and g |b|. Put the counterweight as far out as allowed
     (d = d_max: the least mass for a given moment m_c d, hence the least load on joint 1)
     and choose m_c with the smallest |a| + |b| among those with g |b| <= tau2_max."""
+    gravity = 9.81  # m/s^2
     b0 = m2 * l2 / 2 + m_payload * l2
     a0 = m1 * l1 / 2 + (m2 + m_payload) * l1
-    m_min = max(0.0, (b0 - tau2_max / GRAVITY) / d_max)
+    m_min = max(0.0, (b0 - tau2_max / gravity) / d_max)
     candidates = [m_min] + ([b0 / d_max] if b0 / d_max > m_min else [])
     m_best = min(candidates, key=lambda m: a0 + m * l1 + abs(b0 - m * d_max))
     return np.array([m_best, d_max])
