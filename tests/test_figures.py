@@ -39,6 +39,7 @@ FIGURES = {
     "ball_drop": (cf.ball_drop_data, cf.ball_drop_describe),
     "fingertip": (cf.fingertip_data, cf.fingertip_describe),
     "rnea_wrenches": (cf.rnea_wrenches_data, cf.rnea_wrenches_describe),
+    "lagrange_terms": (cf.lagrange_terms_data, cf.lagrange_terms_describe),
 }
 
 
@@ -252,6 +253,59 @@ def test_rnea_figure_at_rest_carries_the_weight():
         cf.rnea_wrenches_data(q2_deg=float("nan"))
 
 
+# ------------------------------------------------------- 3.3: Lagrange terms
+
+LAGRANGE_STATES = [dict(), dict(q1_deg=-137.0, q2_deg=23.0, qd1=2.7, qd2=-4.1, qdd1=13.5, qdd2=-6.0),
+                   dict(q1_deg=61.0, q2_deg=-152.0, qd1=-5.0, qd2=5.0, qdd1=-20.0, qdd2=20.0)]
+
+
+@pytest.mark.parametrize("values", LAGRANGE_STATES)
+def test_lagrange_terms_add_up_to_the_rnea(values):
+    # M qdd + C qd + g with C from the Christoffel symbols equals lib's RNEA,
+    # 1e-12 of the torques' scale (round-off; measured ~1e-15).
+    from lib.kinematic_tree import rnea
+    from lib.models.planar_2r_arm import planar_2r_arm
+    from lib.models.planar_chain import planar_chain_tree
+
+    d = cf.lagrange_terms_data(**values)
+    constants = cf.FIGURES["lagrange_terms"].constant_values()
+    L, m = constants["lengths"], constants["masses"]
+    q = np.radians(d["q_deg"])
+    tau = rnea(planar_chain_tree(L, m), q, d["qd"], d["qdd"], [0.0, -GRAVITY, 0.0])
+    scale = float(np.abs(tau).max() + np.abs(d["tau_gravity"]).max())
+    np.testing.assert_allclose(d["tau"], tau, rtol=0, atol=1e-12 * scale)
+    C = np.einsum("ijk,k->ij", d["christoffel"], d["qd"])
+    np.testing.assert_allclose(d["tau_inertial"] + C @ d["qd"] + d["tau_gravity"], tau, rtol=0,
+                               atol=1e-12 * scale)
+    # M is chapter 3.12's arm (lib.models.planar_2r_arm, the same rods)
+    np.testing.assert_allclose(d["M"], planar_2r_arm(q, L, m)[0], rtol=0, atol=1e-12)
+    # the Christoffel symbols of that M by their definition, dM/dq by central differences
+    eps = 1e-6
+    dM = np.stack([(planar_2r_arm(q + eps * e, L, m)[0] - planar_2r_arm(q - eps * e, L, m)[0])
+                   / (2 * eps) for e in np.eye(2)], axis=-1)  # dM[i, j, k] = dM_ij / dq_k
+    expected = 0.5 * (dM + np.swapaxes(dM, 1, 2) - np.moveaxis(dM, 2, 0))
+    np.testing.assert_allclose(d["christoffel"], expected, rtol=0, atol=1e-8)  # measured: 6e-11
+    np.testing.assert_allclose(d["christoffel"], np.swapaxes(d["christoffel"], 1, 2), atol=1e-15)
+    b = m[1] * L[0] * L[1] * np.sin(q[1]) / 2  # the closed form the live figure evaluates
+    np.testing.assert_allclose(d["christoffel"], [[[0, -b], [-b, -b]], [[b, 0], [0, 0]]], atol=1e-15)
+
+
+def test_lagrange_terms_split_by_rate():
+    base = dict(q1_deg=20.0, q2_deg=70.0, qdd1=0.0, qdd2=0.0)
+    one = cf.lagrange_terms_data(**base, qd1=3.0, qd2=0.0)
+    assert np.all(one["tau_coriolis"] == 0.0) and one["tau_centrifugal"][1] > 0.0
+    both, flipped = cf.lagrange_terms_data(**base, qd1=3.0, qd2=2.0), cf.lagrange_terms_data(**base, qd1=-3.0,
+                                                                                                qd2=2.0)
+    # centrifugal terms are even in each rate, the Coriolis term odd
+    np.testing.assert_allclose(flipped["tau_centrifugal"], both["tau_centrifugal"], rtol=1e-15)
+    np.testing.assert_allclose(flipped["tau_coriolis"], -both["tau_coriolis"], rtol=1e-15)
+    text, readout, d = _show("lagrange_terms", q1_deg=90.0, q2_deg=0.0, qd1=0.0, qd2=0.0, qdd1=0.0, qdd2=0.0)
+    assert text == "tau = (0.00, 0.00) N m" and d["state"] == "static" and "-0.00" not in readout
+    assert "mass matrix M_11, M_12, M_22: (1.333, 0.417, 0.167) kg m^2" in readout  # 4/3, 5/12, 1/6 at q2 = 0
+    with pytest.raises(DynamicsInputError, match="qdd2"):
+        cf.lagrange_terms_data(qdd2="fast")
+
+
 # ----------------------------------------------------------- static pictures
 
 @pytest.mark.parametrize(
@@ -263,6 +317,7 @@ def test_rnea_figure_at_rest_carries_the_weight():
         (cf.ball_drop_data("impulse"), cf.draw_ball_drop, 3),
         (cf.fingertip_data(), cf.draw_fingertip, 2),
         (cf.rnea_wrenches_data(qd=1.0, qdd=3.0), cf.draw_rnea_wrenches, 2),
+        (cf.lagrange_terms_data(), cf.draw_lagrange_terms, 2),
     ],
 )
 def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):

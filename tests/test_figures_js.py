@@ -224,6 +224,30 @@ CASES: dict[str, list[dict[str, Any]]] = {
         {"q1_deg": -123.0, "q2_deg": 77.0, "q3_deg": -5.0, "qd": 2.2, "qdd": -7.5},
         {"q1_deg": 1.0, "q2_deg": -1.0, "q3_deg": 1.0, "qd": 0.3, "qdd": 0.0},
     ),
+    "lagrange_terms": _grid(
+        {"q1_deg": 30.0, "q2_deg": 45.0, "qd1": 3.0, "qd2": -3.0, "qdd1": 5.0, "qdd2": 0.0},
+        {},
+        {"qd1": 0.0, "qd2": 0.0, "qdd1": 0.0},                # at rest: gravity alone
+        {"q1_deg": 0.0, "q2_deg": 0.0},                        # q = 0: stretched, no velocity terms
+        {"q1_deg": 90.0, "q2_deg": 0.0, "qd1": 0.0, "qd2": 0.0, "qdd1": 0.0},  # upright: tau = 0
+        {"q1_deg": -90.0, "q2_deg": 0.0},                      # hanging
+        {"q2_deg": 90.0},                                      # sin q2 = 1: the largest c_ijk
+        {"q2_deg": -90.0},
+        {"q2_deg": 180.0},                                     # folded: M12 and M11 smallest
+        {"q2_deg": -180.0, "q1_deg": -180.0},                  # both sliders at their low end
+        {"q2_deg": 180.0, "q1_deg": 180.0},
+        {"qd1": 5.0, "qd2": 0.0, "qdd1": 0.0},                 # centrifugal only from joint 1
+        {"qd1": 0.0, "qd2": 5.0, "qdd1": 0.0},                 # centrifugal only from joint 2
+        {"qd1": 5.0, "qd2": 5.0, "qdd1": 0.0},                 # Coriolis with equal rates
+        {"qd1": -5.0, "qd2": 5.0, "qdd1": 0.0},                # Coriolis changes sign
+        {"qd1": 0.0, "qd2": 0.0, "qdd1": 20.0, "qdd2": 0.0},   # inertial, the first column of M
+        {"qd1": 0.0, "qd2": 0.0, "qdd1": 0.0, "qdd2": 20.0},   # the second column
+        {"qd1": -5.0, "qd2": -5.0, "qdd1": -20.0, "qdd2": -20.0},  # every slider at its low end
+        {"qd1": 5.0, "qd2": 5.0, "qdd1": 20.0, "qdd2": 20.0},
+        {"qd1": 0.1, "qd2": -0.1, "qdd1": 0.5, "qdd2": -0.5},  # the smallest steps
+        {"q1_deg": -137.0, "q2_deg": 23.0, "qd1": 2.7, "qd2": -4.1, "qdd1": 13.5, "qdd2": -6.0},
+        {"q1_deg": 61.0, "q2_deg": -152.0, "qd1": -1.3, "qd2": 3.9, "qdd1": -9.5, "qdd2": 17.0},
+    ),
 }
 
 

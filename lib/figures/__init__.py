@@ -27,7 +27,9 @@ The figures of the lesson "Contact and friction":
 :mod:`lib.figures.fingertip` (FIG 5, a two-link finger on a table).
 
 The figures of the dynamics chapters: :mod:`lib.figures.rnea_wrenches`
-(chapter 3.2, the joint forces and torques of a planar 3R arm by the RNEA).
+(chapter 3.2, the joint forces and torques of a planar 3R arm by the RNEA) and
+:mod:`lib.figures.lagrange_terms` (chapter 3.3, the terms of the Lagrange
+equations of a planar 2R arm).
 
 This package re-exports the figures' functions, ``COLORS``, :data:`FIGURES`
 and the page functions, so a chapter writes ``from lib import figures as cf``
@@ -38,10 +40,11 @@ from ._frame import COLORS, STATE_COLORS
 from .ball_drop import ball_drop_data, ball_drop_describe, draw_ball_drop
 from .cone2d import cone2d_data, cone2d_describe, draw_cone2d
 from .fingertip import draw_fingertip, fingertip_data, fingertip_describe
+from .lagrange_terms import draw_lagrange_terms, lagrange_terms_data, lagrange_terms_describe
 from .pyramid import draw_pyramid, pyramid_data, pyramid_describe
 from .ramp import draw_ramp, ramp_data, ramp_describe
 from .rnea_wrenches import draw_rnea_wrenches, rnea_wrenches_data, rnea_wrenches_describe
-from . import ball_drop, cone2d, fingertip, pyramid, ramp, rnea_wrenches
+from . import ball_drop, cone2d, fingertip, lagrange_terms, pyramid, ramp, rnea_wrenches
 from .spec import FigureSpec
 
 #: Every figure by name: its record (:class:`~lib.figures.spec.FigureSpec`). A
@@ -53,6 +56,7 @@ FIGURES: dict[str, FigureSpec] = {spec.name: spec for spec in (
     ball_drop.FIGURE,
     fingertip.FIGURE,
     rnea_wrenches.FIGURE,
+    lagrange_terms.FIGURE,
 )}
 
 from .page import figure_spec, show_figure, static_figure  # noqa: E402  (uses FIGURES)
@@ -82,4 +86,7 @@ __all__ = [
     "rnea_wrenches_data",
     "rnea_wrenches_describe",
     "draw_rnea_wrenches",
+    "lagrange_terms_data",
+    "lagrange_terms_describe",
+    "draw_lagrange_terms",
 ]
