@@ -96,7 +96,7 @@ class KinematicTree:
     ``name -> (body, T_{body, frame})``, body ``-1`` for the ground), and the
     derived sizes ``nq``, ``nv``, the index ranges ``q_slices`` and
     ``v_slices`` of each joint, and the motion subspaces ``S`` (``6 x nv_i``
-    each). Explained in chapter 3.2 (``sec-rn-tree``).
+    each). Explained in :ref:`sec-rn-tree`.
     """
 
     names: tuple
@@ -192,7 +192,7 @@ def kinematic_tree(
     ``-1`` for the ground), which also rules out loops. Each body's spatial
     inertia ``G_i`` (3.1's :func:`lib.spatial.spatial_inertia`) is expressed
     in its own frame ``{i}``; a massless body (a frame carrier) has ``G_i =
-    0``. Explained in chapter 3.2 (``sec-rn-tree``).
+    0``. Explained in :ref:`sec-rn-tree`.
 
     Parameters
     ----------
@@ -403,7 +403,7 @@ def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
     its children hang from ``a`` with the composed placement, and its frame
     stays available as a named frame. Inertia merged into the ground is
     dropped (it never moves). Pinocchio's URDF parser merges the same way, so
-    the two trees have the same joints. Explained in chapter 3.2 (``sec-rn-tree``).
+    the two trees have the same joints. Explained in :ref:`sec-rn-tree`.
 
     Parameters
     ----------
@@ -599,7 +599,7 @@ def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
     """World poses of the body frames: ``T_{0i} = T_{0 lambda(i)} X_i T_J(q_i)``.
 
     The forward pass of the RNEA without velocities: poses are composed from
-    the root outwards, one body at a time. Explained in chapter 3.2 (``sec-rn-forward``).
+    the root outwards, one body at a time. Explained in :ref:`sec-rn-forward`.
 
     Parameters
     ----------
@@ -645,7 +645,7 @@ def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
 def frame_pose(model: KinematicTree, q: ArrayLike, name: str) -> FloatArray:
     """World pose of a named frame (a body, or a frame of ``model.frames``).
 
-    Explained in chapter 3.2 (``sec-rn-forward``).
+    Explained in :ref:`sec-rn-forward`.
 
     Parameters
     ----------
@@ -711,7 +711,7 @@ def _twists(model: KinematicTree, x: FloatArray, v: FloatArray) -> FloatArray:
 def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
     """Body twists ``V_i = Ad_{T_{i lambda(i)}} V_{lambda(i)} + S_i qd_i``, in ``{i}``.
 
-    Explained in chapter 3.2 (``sec-rn-forward``).
+    Explained in :ref:`sec-rn-forward`.
 
     Parameters
     ----------
@@ -812,7 +812,7 @@ def rnea(
     gravity needs no term of its own. Backward pass, leaves to root: ``F_i =
     G_i Vd_i - ad_{V_i}^T G_i V_i + sum over children Ad_{T_{c i}}^T F_c``
     (3.1's Newton-Euler equation per body) and ``tau_i = S_i^T F_i``. Each
-    pass visits every body once: O(n). Explained in chapter 3.2 (``sec-rn-backward``).
+    pass visits every body once: O(n). Explained in :ref:`sec-rn-backward`.
 
     Parameters
     ----------
@@ -870,7 +870,7 @@ def joint_wrenches(
     The backward pass of :func:`rnea` before its projection ``tau_i = S_i^T
     F_i``: the components of ``F_i`` that ``S_i`` does not see are carried by
     the joint's structure (the bearing's reaction). Gravity is included.
-    Explained in chapter 3.2 (``sec-rn-backward``).
+    Explained in :ref:`sec-rn-backward`.
 
     Parameters
     ----------
@@ -921,7 +921,7 @@ def bias_forces(
 ) -> FloatArray:
     """The bias ``h(q, v) = C(q, v) v + g(q)``: the RNEA at zero acceleration.
 
-    Explained in chapter 3.2 (``sec-rn-bias``).
+    Explained in :ref:`sec-rn-bias`.
 
     Parameters
     ----------
@@ -966,7 +966,7 @@ def gravity_torques(
 ) -> FloatArray:
     """The gravity forces ``g(q)``: the RNEA at zero velocity and acceleration.
 
-    Explained in chapter 3.2 (``sec-rn-bias``).
+    Explained in :ref:`sec-rn-bias`.
 
     Parameters
     ----------
@@ -1012,7 +1012,7 @@ def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
     evaluations of O(n) each: O(n^2) work (the composite-rigid-body algorithm
     of chapter 3.5 saves the repeated passes). The ``nv`` evaluations run
     as one batch of unit accelerations. Explained in
-    chapter 3.2 (``sec-rn-mass-matrix``).
+    :ref:`sec-rn-mass-matrix`.
 
     Parameters
     ----------

@@ -512,7 +512,7 @@ def parse_urdf_model(
     ``merge_fixed`` (default) fixed joints are merged into their parents
     (:func:`lib.kinematic_tree.merge_fixed_joints`) and every link stays a
     named frame. Explained in :ref:`sec-rb-model-files` (the inertials);
-    the tree it builds is chapter 3.2's (section label ``sec-rn-urdf``).
+    the tree it builds is explained in :ref:`sec-rn-urdf`.
 
     Parameters
     ----------

@@ -11,7 +11,7 @@ and the part of the motion ``M qdd + C qd`` (bars). The live figure's
 JavaScript (``js/rnea_wrenches.js``) is the same recursion written out for
 the plane.
 
-Explained in chapter 3.2 (``sec-rn-backward``).
+Explained in :ref:`sec-rn-backward`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def rnea_wrenches_data(
       :func:`lib.kinematic_tree.forward_kinematics`;
     - ``arrows``: ``force_scale`` (m per N) times ``forces``.
 
-    Explained in chapter 3.2 (``sec-rn-backward``).
+    Explained in :ref:`sec-rn-backward`.
 
     Examples
     --------
@@ -119,7 +119,7 @@ def rnea_wrenches_data(
 def rnea_wrenches_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     """State label and readout rows of the RNEA figure.
 
-    Explained in chapter 3.2 (``sec-rn-backward``).
+    Explained in :ref:`sec-rn-backward`.
 
     Returns
     -------
@@ -154,7 +154,7 @@ def draw_rnea_wrenches(data: dict, ax: Any = None) -> Figure:
     direction of gravity); each bar stacks the gravity part and the motion
     part of the joint's torque (positive parts up, negative ones down from
     zero), a black line marks their sum.
-    Explained in chapter 3.2 (``sec-rn-backward``).
+    Explained in :ref:`sec-rn-backward`.
 
     Returns
     -------

@@ -65,7 +65,7 @@ def pinocchio_model(
     Fixed joints are merged first (:func:`lib.kinematic_tree.merge_fixed_joints`);
     revolute and prismatic joints become Pinocchio's unaligned joints about
     the same axis, a free joint a ``JointModelFreeFlyer``. Explained in
-    chapter 3.2 (``sec-rn-crosscheck``).
+    :ref:`sec-rn-crosscheck`.
 
     Parameters
     ----------
@@ -161,7 +161,7 @@ def pinocchio_configuration(
 
     Free joints: ``(p, w, x, y, z)`` becomes ``(p, x, y, z, w)``; a Pinocchio
     continuous joint (two coordinates) gets ``(cos q, sin q)``. Explained in
-    chapter 3.2 (``sec-rn-crosscheck``).
+    :ref:`sec-rn-crosscheck`.
 
     Parameters
     ----------
@@ -217,7 +217,7 @@ def pinocchio_velocity(
     """The tree's velocities (or accelerations) in the Pinocchio model's order.
 
     A free joint's ``(omega, v)`` becomes Pinocchio's ``(v, omega)`` (both in
-    the body frame). Explained in chapter 3.2 (``sec-rn-crosscheck``).
+    the body frame). Explained in :ref:`sec-rn-crosscheck`.
 
     Parameters
     ----------
@@ -269,7 +269,7 @@ def from_pinocchio_forces(
     """Joint forces of the Pinocchio model in the tree's order.
 
     A free joint's Pinocchio wrench ``(f, m)`` becomes ``(m, f)``.
-    Explained in chapter 3.2 (``sec-rn-crosscheck``).
+    Explained in :ref:`sec-rn-crosscheck`.
 
     Parameters
     ----------

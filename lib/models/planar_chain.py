@@ -156,7 +156,7 @@ def planar_chain_tree(lengths: ArrayLike, masses: ArrayLike) -> KinematicTree:
     the frame ``"tip"`` is the end of the last rod. With gravity ``(0, -g,
     0)`` the tree's :func:`lib.kinematic_tree.rnea` gives the ``M`` and ``h``
     of :func:`planar_chain_dynamics` (``tests/test_models_planar_chain.py``).
-    Explained in chapter 3.2 (``sec-rn-tree``).
+    Explained in :ref:`sec-rn-tree`.
 
     Parameters
     ----------

@@ -49,7 +49,7 @@ def _robots_folder() -> Path:
 def robot_urdf_path(name: str) -> Path:
     """Path of a robot's URDF file in the installed ``example-robot-data``.
 
-    Explained in chapter 3.2 (``sec-rn-robots``).
+    Explained in :ref:`sec-rn-robots`.
 
     Parameters
     ----------
@@ -88,7 +88,7 @@ def load_robot(name: str) -> KinematicTree:
 
     UR5 and Panda are bolted to the ground; Solo-12 and Talos get a free
     joint ``root_joint`` (coordinates ``(p, w, x, y, z)``, velocity the base's
-    body twist ``(omega, v)``). Explained in chapter 3.2 (``sec-rn-robots``).
+    body twist ``(omega, v)``). Explained in :ref:`sec-rn-robots`.
 
     Parameters
     ----------
