@@ -4,7 +4,7 @@ A tree has ``n_b`` bodies numbered so that every parent comes before its
 children (``parents[i] < i``; ``-1`` is the fixed ground, the world frame
 ``{0}``). Body ``i`` hangs from its parent by joint ``i``; its body frame
 ``{i}`` is the joint frame, placed in the parent's frame at ``q_i = 0`` by
-the constant pose ``X_i = T_{lambda(i), i}(0)`` (a URDF joint's
+the constant pose ``X_i = T_{pa(i), i}(0)`` (a URDF joint's
 ``<origin>``), and moved by the joint:
 
 - ``"revolute"``: rotation ``q_i`` (rad) about the unit ``axis`` of ``{i}``;
@@ -204,7 +204,7 @@ def kinematic_tree(
         Joint axis in ``{i}`` (normalised here; non-zero for revolute and
         prismatic joints, ignored for fixed and free joints).
     placements : array_like, shape (n_b, 4, 4)
-        ``X_i = T_{lambda(i), i}(0)``: body ``i``'s frame in its parent's (the
+        ``X_i = T_{pa(i), i}(0)``: body ``i``'s frame in its parent's (the
         world's for ``-1``) at ``q_i = 0``.
     inertias : array_like, shape (n_b, 6, 6)
         Spatial inertia ``G_i`` in ``{i}``, ordered (angular, linear).
@@ -524,7 +524,7 @@ def _gravity(gravity: ArrayLike) -> FloatArray:
 
 
 def _joint_poses(model: KinematicTree, q: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """``(R, p)`` of every ``T_{lambda(i), i}(q)``: (n_b, N, 3, 3) and (n_b, N, 3).
+    """``(R, p)`` of every ``T_{pa(i), i}(q)``: (n_b, N, 3, 3) and (n_b, N, 3).
 
     No joint depends on another, so all bodies are evaluated at once; a
     revolute joint turns by Rodrigues' formula ``R_J = E + sin q [a] + (1 -
@@ -564,9 +564,9 @@ _AD = _linear_map(
 
 
 def _adjoints(r: FloatArray, p: FloatArray) -> FloatArray:
-    """``Ad_{T_{i, lambda(i)}}`` (n_b, N, 6, 6): parent twists into each body's frame.
+    """``Ad_{T_{i, pa(i)}}`` (n_b, N, 6, 6): parent twists into each body's frame.
 
-    With ``T_{lambda i} = (R, p)``: ``[[R^T, 0], [-R^T [p], R^T]]``.
+    With ``T_{pa(i) i} = (R, p)``: ``[[R^T, 0], [-R^T [p], R^T]]``.
     """
     n_b, n = p.shape[:2]
     rt = np.swapaxes(r, -1, -2)
@@ -596,7 +596,7 @@ def _homogeneous(r: FloatArray, p: FloatArray) -> FloatArray:
 
 
 def forward_kinematics(model: KinematicTree, q: ArrayLike) -> FloatArray:
-    """World poses of the body frames: ``T_{0i} = T_{0 lambda(i)} X_i T_J(q_i)``.
+    """World poses of the body frames: ``T_{0i} = T_{0 pa(i)} X_i T_J(q_i)``.
 
     The forward pass of the RNEA without velocities: poses are composed from
     the root outwards, one body at a time. Explained in :ref:`sec-rn-forward`.
@@ -709,7 +709,7 @@ def _twists(model: KinematicTree, x: FloatArray, v: FloatArray) -> FloatArray:
 
 
 def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
-    """Body twists ``V_i = Ad_{T_{i lambda(i)}} V_{lambda(i)} + S_i qd_i``, in ``{i}``.
+    """Body twists ``V_i = Ad_{T_{i pa(i)}} V_{pa(i)} + S_i qd_i``, in ``{i}``.
 
     Explained in :ref:`sec-rn-forward`.
 
@@ -806,8 +806,8 @@ def rnea(
 ) -> FloatArray:
     """Inverse dynamics by the recursive Newton-Euler algorithm: ``tau = M a + h``.
 
-    Forward pass, root to leaves: ``V_i = Ad_{T_{i lambda}} V_lambda + S_i
-    qd_i`` and ``Vd_i = Ad_{T_{i lambda}} Vd_lambda + ad_{V_i} S_i qd_i + S_i
+    Forward pass, root to leaves: ``V_i = Ad_{T_{i pa(i)}} V_{pa(i)} + S_i
+    qd_i`` and ``Vd_i = Ad_{T_{i pa(i)}} Vd_{pa(i)} + ad_{V_i} S_i qd_i + S_i
     qdd_i``, with the ground accelerating at ``Vd_0 = (0, -gravity)`` so that
     gravity needs no term of its own. Backward pass, leaves to root: ``F_i =
     G_i Vd_i - ad_{V_i}^T G_i V_i + sum over children Ad_{T_{c i}}^T F_c``
