@@ -1066,7 +1066,7 @@ def tree_kinetic_energy(
 ) -> FloatArray | float:
     """Kinetic energy ``K = sum_i V_i^T G_i V_i / 2`` (= ``v^T M(q) v / 2``), J.
 
-    Explained in chapter 3.3 (``sec-lg-energy``).
+    Explained in :ref:`sec-lg-energy`.
 
     Parameters
     ----------
@@ -1111,7 +1111,7 @@ def tree_potential_energy(
 
     ``c_i`` is body ``i``'s centre of mass in the world, read from its
     spatial inertia (``G_i``'s upper right block is ``m_i [c_i]``).
-    Explained in chapter 3.3 (``sec-lg-energy``).
+    Explained in :ref:`sec-lg-energy`.
 
     Parameters
     ----------
