@@ -28,6 +28,7 @@ from conftest import ROOT  # noqa: E402
 from lib import contact_sim, friction  # noqa: E402
 from lib import figures as cf  # noqa: E402
 from lib.figures import ball_drop, cone2d, fingertip as finger_figure, pyramid, ramp  # noqa: E402
+from lib.figures import lagrange_terms, rnea_wrenches  # noqa: E402
 from lib.errors import DynamicsInputError, UnreachableTargetError  # noqa: E402
 from lib.models import ball_drop as drop  # noqa: E402
 from lib.models import fingertip  # noqa: E402
@@ -334,6 +335,7 @@ def test_the_package_is_the_registered_figure_modules():
     modules = [importlib.import_module(f"lib.figures.{name}") for name in cf.FIGURES]
     assert [m.FIGURE for m in modules] == list(cf.FIGURES.values())
     assert {ramp, cone2d, pyramid, ball_drop, finger_figure} <= set(modules)  # the lesson's five
+    assert {rnea_wrenches, lagrange_terms} <= set(modules)  # chapters 3.2 and 3.3
     framework = {"COLORS", "STATE_COLORS", "FIGURES", "figure_spec", "static_figure", "show_figure"}
     exported = {name: getattr(cf, name) for name in cf.__all__ if name not in framework}
     assert exported == {name: getattr(m, name) for m in modules for name in m.__all__}

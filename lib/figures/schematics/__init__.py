@@ -15,6 +15,9 @@ One module per chapter's models:
   friction lesson).
 - :mod:`lib.figures.schematics.box_on_ramp`: the box on a ramp of the worked contact
   scene (chapter 3.12).
+- :mod:`lib.figures.schematics.kinematic_tree`: any kinematic tree (a robot of
+  :func:`lib.models.robots.load_robot`, a hand-built arm) at a configuration,
+  projected on a plane or in an oblique view (chapters 3.2 and 3.3).
 
 The shared style below keeps every schematic in the book alike.
 """
