@@ -14,7 +14,7 @@ label and the readout rows, ``draw_lagrange_terms`` draws the arm and the
 terms as stacked bars. The live figure's JavaScript
 (``js/lagrange_terms.js``) evaluates the arm's closed forms.
 
-Explained in chapter 3.3 (``sec-lg-energy``).
+Explained in :ref:`sec-lg-2r`.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def lagrange_terms_data(
     ``tau_gravity`` and their sum ``tau`` (N m), the base, elbow and tip
     ``points`` (m).
 
-    Explained in chapter 3.3 (``sec-lg-energy``).
+    Explained in :ref:`sec-lg-2r`.
 
     Examples
     --------
@@ -111,7 +111,7 @@ def lagrange_terms_data(
 def lagrange_terms_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     """State label and readout rows of the Lagrange figure.
 
-    Explained in chapter 3.3 (``sec-lg-energy``).
+    Explained in :ref:`sec-lg-2r`.
 
     Returns
     -------
@@ -152,7 +152,7 @@ def draw_lagrange_terms(data: dict, ax: Any = None) -> Figure:
     centrifugal, Coriolis and gravity terms of the joint's torque (positive
     terms up, negative ones down from zero); a black line marks their sum
     ``tau``.
-    Explained in chapter 3.3 (``sec-lg-energy``).
+    Explained in :ref:`sec-lg-2r`.
 
     Returns
     -------
@@ -212,5 +212,5 @@ FIGURE = FigureSpec(
     draw=draw_lagrange_terms,
     constants=("lengths", "masses", "g"),
     size=(9.0, 4.2),
-    section="sec-lg-energy",
+    section="sec-lg-2r",
 )

@@ -73,7 +73,7 @@ def project(points: ArrayLike, view: str = "xz") -> np.ndarray:
 def tree_origins(model: kt.KinematicTree, q: ArrayLike) -> np.ndarray:
     """World positions (m) of the body frames' origins at ``q`` (the drawn joints).
 
-    Explained in chapter 3.2 (``sec-rn-forward``).
+    Explained in :ref:`sec-rn-forward`.
 
     Parameters
     ----------
@@ -126,7 +126,7 @@ def draw_kinematic_tree(model: kt.KinematicTree, q: ArrayLike, ax: Any = None, *
     names the bodies it lists. ``axis_length`` > 0 (m) draws each revolute
     and prismatic joint's axis through the joint, that long. The oblique
     view adds the world axes at the base and hides the ticks. Explained in
-    chapter 3.2 (``sec-rn-tree``).
+    :ref:`sec-rn-tree`.
 
     Parameters
     ----------
