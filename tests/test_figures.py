@@ -13,7 +13,6 @@ rule: only ``lib.figures`` plots.
 
 from __future__ import annotations
 
-import ast
 import math
 
 import matplotlib
@@ -24,6 +23,7 @@ from lib.common import GRAVITY
 
 matplotlib.use("Agg")
 
+from _tree import imported_names, modules  # noqa: E402
 from conftest import ROOT  # noqa: E402
 from lib import contact_sim, friction  # noqa: E402
 from lib import figures as cf  # noqa: E402
@@ -383,32 +383,16 @@ PLOTTING = {"matplotlib", "ipywidgets", "anywidget", "plotly", "bokeh"}
 ALLOWED = {"lib.common": "glue_figure closes a chapter's figure after gluing it (it draws nothing)"}
 
 
-def _imports(source: str, module: str) -> set[str]:
-    """Absolute dotted names a module imports (relative imports resolved against ``module``)."""
-    package = module.split(".")[:-1]
-    names = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            target = ".".join(base + ([node.module] if node.module else []))
-            names.add(target)
-            names |= {f"{target}.{alias.name}" for alias in node.names}
-    return names
-
-
-def _breaks_the_rule(source: str, module: str) -> list[str]:
+def _breaks_the_rule(source: str, module: str, is_package: bool = False) -> list[str]:
     """The plotting imports of a module (that lib.figures does not import upwards: tests/test_layers.py)."""
-    return sorted(n for n in _imports(source, module) if n.split(".")[0] in PLOTTING)
+    return sorted(n for n in imported_names(module, source, is_package) if n.split(".")[0] in PLOTTING)
 
 
 def test_only_lib_figures_plots():
     found = {}
-    for path in (ROOT / "lib").rglob("*.py"):
-        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        if not module.startswith("lib.figures"):
-            found[module.removesuffix(".__init__")] = _breaks_the_rule(path.read_text(encoding="utf-8"), module)
+    for module in modules("lib"):
+        if not module.name.startswith("lib.figures"):
+            found[module.name] = _breaks_the_rule(module.source, module.name, module.is_package)
     assert len(found) > 10  # the algorithms and the models are found
     for module, reason in ALLOWED.items():
         assert found.pop(module), f"{module} no longer needs its exception ({reason})"

@@ -89,8 +89,6 @@ def test_live_controls_follow_the_contract(name: str) -> None:
     spec = cf.FIGURES[name]
     makers = {"LiveFigure": lambda **v: live.LiveFigure(name, **v),
               "show_figure": lambda **v: cf.show_figure(name, **v), "start": spec.start}
-    if hasattr(live, f"{name}_live"):  # the short forms of the lesson's figures
-        makers[f"{name}_live"] = getattr(live, f"{name}_live")
     problems = []
     for control in spec.controls:
         for label, bad, expected in _bad_control_values(control):

@@ -44,13 +44,13 @@ NAV_TIMEOUT_MS = 60_000
 
 
 def figures_by_page() -> dict[str, list[str]]:
-    """Built page -> the registered figures its source shows (``show_figure("<name>"``, ``<name>_live(``)."""
+    """Built page -> the registered figures its source shows (``show_figure("<name>"``)."""
     from conftest import ROOT
 
     pages = {}
     for path in sorted((ROOT / "book" / "dynamics").glob("*.md")):
         text = path.read_text(encoding="utf-8")
-        names = [n for n in cf.FIGURES if f'show_figure("{n}"' in text or f"live.{n}_live(" in text]
+        names = [n for n in cf.FIGURES if f'show_figure("{n}"' in text]
         if names:
             pages[f"book/dynamics/{path.stem}.html"] = names
     return pages
@@ -399,19 +399,10 @@ def test_live_figures_start_from_lib_defaults(figure: str) -> None:
     assert set(widget.values) == {c["name"] for c in widget.controls}
 
 
-@pytest.mark.parametrize("figure", ["ramp", "cone2d", "pyramid", "ball_drop", "fingertip"])
-def test_the_lessons_short_forms_are_the_registered_figures(figure: str) -> None:
-    from lib.figures import live
-
-    short, full = getattr(live, f"{figure}_live")(), live.LiveFigure(figure)
-    synced = ("name", "title", "controls", "constants", "values", "_esm", "_css")
-    assert [getattr(short, k) for k in synced] == [getattr(full, k) for k in synced]
-
-
 def test_live_figures_refuse_an_unknown_control() -> None:
     from lib.errors import OutOfRangeError
     from lib.figures import live
 
     with pytest.raises(OutOfRangeError, match=r"no control named \['force'\] in the figure 'cone2d'"):
-        live.cone2d_live(force=1.0)
-    assert live.cone2d_live(mu=0.9).values["mu"] == 0.9
+        live.LiveFigure("cone2d", force=1.0)
+    assert live.LiveFigure("cone2d", mu=0.9).values["mu"] == 0.9

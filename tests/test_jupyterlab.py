@@ -333,7 +333,7 @@ def test_binder_configuration_culls_idle_kernels(lab: Lab) -> None:
 
 LIVE_NOTEBOOK = "_live_figure_check.ipynb"
 LIVE_CELLS = [
-    "from lib.figures.live import cone2d_live\nw = cone2d_live()\nw",
+    "from lib import figures as cf\nw = cf.show_figure('cone2d')\nw",
     # What the kernel holds: the values, state and readout the front end sent back.
     "import json\nprint('KERNEL ' + json.dumps({'values': w.values, 'state': w.state_text, 'rows': w.readout}))",
     "w.values = {**w.values, 'mu': 1.0}",
