@@ -20,7 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
 __all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "label_beside", "line", "fill", "fan", "nice_ceil",
-           "stacked_bars", "vector_text"]
+           "stacked_bars", "vector_text", "fit_equal", "gravity_mark"]
 
 #: One colour per physical quantity, shared by every figure, static and live.
 COLORS = {
@@ -213,3 +213,24 @@ def vector_text(values: Any, digits: int) -> str:
     """
     shown = [0.0 if abs(x) < 0.5 * 10.0**-digits else float(x) for x in values]
     return "(" + ", ".join(f"{x:.{digits}f}" for x in shown) + ")"
+
+
+def fit_equal(ax: Any, points: Any, pad: float) -> None:
+    """Square, equal-aspect limits around ``points`` (rows x, y), ``pad`` beyond them.
+
+    For a static picture (the live panels keep one frame for every setting).
+    """
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    low, high = pts.min(axis=0), pts.max(axis=0)
+    center, half = 0.5 * (low + high), 0.5 * float(np.max(high - low)) + pad
+    ax.set_xlim(center[0] - half, center[0] + half)
+    ax.set_ylim(center[1] - half, center[1] + half)
+    ax.set_aspect("equal")
+
+
+def gravity_mark(ax: Any) -> None:
+    """A downward arrow labelled g in the upper right corner of ``ax``."""
+    ax.annotate("", xy=(0.93, 0.74), xytext=(0.93, 0.94), xycoords="axes fraction",
+                arrowprops=dict(arrowstyle="-|>", color=COLORS["gravity"], lw=1.6))
+    ax.text(0.93, 0.69, "$g$", transform=ax.transAxes, color=COLORS["gravity"],
+            fontsize=11, ha="center", va="center")

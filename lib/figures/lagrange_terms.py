@@ -168,7 +168,6 @@ def draw_lagrange_terms(data: dict, ax: Any = None) -> Figure:
     fig, axes = fr.new_axes(ax, (9.0, 4.2), ncols=2)
     arm, bars = axes
     pts = data["points"]
-    box = 1.15 * data["reach"]
     b = 0.08 * data["reach"]
     fr.fill(arm, [-b, b, b, -b], [0.0, 0.0, -0.75 * b, -0.75 * b], fr.COLORS["ground"],
             alpha=0.35)
@@ -178,11 +177,8 @@ def draw_lagrange_terms(data: dict, ax: Any = None) -> Figure:
         fr.line(arm, *pts[i], marker="o", ls="none", color=fr.COLORS[key], ms=9,
                 zorder=3)
     fr.line(arm, *pts[2], marker="o", ls="none", color="#333333", ms=4, zorder=3)
-    fr.arrow(arm, (0.85 * box, 0.9 * box), (0.0, -0.25 * box), fr.COLORS["gravity"],
-             width=1.6, label="$g$")
-    arm.set_xlim(-box, box)
-    arm.set_ylim(-box, box)
-    arm.set_aspect("equal")
+    fr.gravity_mark(arm)
+    fr.fit_equal(arm, pts, 0.15 * data["reach"])
     arm.set_xticks([])
     arm.set_yticks([])
     text, key, _ = lagrange_terms_describe(data)

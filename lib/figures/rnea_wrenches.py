@@ -171,7 +171,6 @@ def draw_rnea_wrenches(data: dict, ax: Any = None) -> Figure:
     arm, bars = axes
     pts = data["points"]
     reach = data["reach"]
-    box = 1.15 * reach
     b = 0.08 * reach
     fr.fill(arm, [-b, b, b, -b], [0.0, 0.0, -0.75 * b, -0.75 * b], fr.COLORS["ground"],
             alpha=0.35)
@@ -183,11 +182,8 @@ def draw_rnea_wrenches(data: dict, ax: Any = None) -> Figure:
         fr.arrow(arm, pts[i], data["arrows"][i], fr.COLORS[key], width=2.2,
                  label=f"$f_{i + 1}$")
     fr.line(arm, *pts[3], marker="o", ls="none", color="#333333", ms=4, zorder=3)
-    fr.arrow(arm, (0.85 * box, 0.9 * box), (0.0, -0.25 * box), fr.COLORS["gravity"],
-             width=1.6, label="$g$")
-    arm.set_xlim(-box, box)
-    arm.set_ylim(-box, box)
-    arm.set_aspect("equal")
+    fr.gravity_mark(arm)
+    fr.fit_equal(arm, np.vstack([pts, pts[:3] + data["arrows"]]), 0.12 * reach)
     arm.set_xticks([])
     arm.set_yticks([])
     text, key, _ = rnea_wrenches_describe(data)
