@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_figures_live import FIGURES, PAGE, open_bare, open_offline  # noqa: E402
+from test_figures_live import FIGURES, FIGURES_ON, PAGE, open_bare, open_offline  # noqa: E402
 
 #: Sweep every control of one figure and time each change in the page.
 SWEEP_JS = r"""
@@ -94,7 +94,8 @@ def main() -> None:
                 page, blocked = open_offline(context, Path(args.html_dir) / PAGE)
             print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
             print(f"{'figure':10s} {'changes':>7s} {'redraw median / p90':>22s} {'+ layout median / p90':>24s}")
-            for name in FIGURES:
+            # the bare page holds every registered figure, the lesson its own
+            for name in (FIGURES if args.bare else FIGURES_ON[PAGE]):
                 page.evaluate(SWEEP_JS, [name, args.steps, [0.0]])  # warm-up (JIT)
                 offsets = [r / (args.repeat + 1) for r in range(1, args.repeat + 1)]
                 times, layout = page.evaluate(SWEEP_JS, [name, args.steps, offsets])
