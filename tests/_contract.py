@@ -59,6 +59,18 @@ def example_call(module_name: str, name: str, func):
     return None
 
 
+def missing_example_calls(functions: list, exempt) -> list[str]:
+    """``module.name`` of the functions whose docstring Examples never call them, except ``exempt``."""
+    return [f"{m}.{n}" for m, n, f in functions if f"{m}.{n}" not in exempt and example_call(m, n, f) is None]
+
+
+def example_call_unless_exempt(module_name: str, name: str, func, exempt):
+    """:func:`example_call`, or ``None`` for a function of ``exempt`` (any other must have one)."""
+    call = example_call(module_name, name, func)
+    assert call is not None or f"{module_name}.{name}" in exempt, f"{module_name}.{name} has no example call"
+    return call
+
+
 def _is_whole(parameter: inspect.Parameter) -> bool:
     """A count or an index (``int``, ``Sequence[int]``; a mesh's ``faces``): NaN is not a whole number."""
     return bool(re.search(r"\bint\b", str(parameter.annotation))) or parameter.name == "faces"
