@@ -419,14 +419,9 @@ def penalty_bounce_duration(k: float, mass: float = 1.0, h0: float = 1.0,
 
     Parameters
     ----------
-    k : float
-        Contact stiffness in N/m (> 0).
-    mass : float, optional
-        Ball mass in kg (> 0).
-    h0 : float, optional
-        Release height in m (> 0).
-    g : float, optional
-        Gravitational acceleration in m/s^2 (> 0).
+    k, mass, h0, g : float
+        Contact stiffness (N/m), ball mass (kg), release height (m) and
+        gravitational acceleration (m/s^2), all positive.
 
     Returns
     -------
@@ -453,18 +448,11 @@ def simulate_penalty_bounce(k: float, dt: float, zeta: float = 0.0, mass: float 
 
     Parameters
     ----------
-    k : float
-        Contact stiffness in N/m (> 0).
-    dt : float
-        Time step in s (> 0).
-    zeta : float, optional
-        Damping ratio, ``0 <= zeta < 1``.
-    mass : float, optional
-        Ball mass in kg (> 0).
+    k, dt, zeta, mass, g : float
+        Stiffness (N/m), time step (s), damping ratio, ball mass (kg) and
+        gravitational acceleration (m/s^2), as for :func:`simulate_penalty_drop`.
     h0 : float, optional
         Release height in m (> 0).
-    g : float, optional
-        Gravitational acceleration in m/s^2 (> 0).
 
     Returns
     -------
