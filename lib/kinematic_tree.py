@@ -369,6 +369,12 @@ def kinematic_tree(
         "free": tuple(i for i, k in enumerate(types) if k == "free"),
         "s_map": s_map.reshape(iv, n_b * 6),
     }
+    # R_J and p_J are linear in (1, sin q, 1 - cos q) and (1, q): one small matrix
+    # product per body gives all states at once
+    constants["r_rows"] = np.stack(
+        [constants[k].reshape(n_b, 9) for k in ("r0", "r0_k", "r0_k2")], axis=1
+    )
+    constants["p_rows"] = np.stack([p0, constants["r0_a"]], axis=1)
     constants["q_revolute"] = np.array(
         [q_slices[i].start for i in constants["revolute"]], int
     )
@@ -516,6 +522,29 @@ def _states(model: KinematicTree, *pairs) -> tuple[list[FloatArray], bool]:
     return arrays, single
 
 
+#: States per block of a large batch: a block's per-body arrays stay in the
+#: processor's cache (UR5 and Talos, N = 10 000: blocks of 512 states take 0.45
+#: to 0.85 of the time of one block, measured on a loaded machine).
+_BLOCK = 512
+
+
+def _in_blocks(function, *arrays: FloatArray) -> FloatArray:
+    """``function(*arrays)`` evaluated block by block along the batch axis.
+
+    ``function`` maps arrays with a leading batch axis to one array with the
+    same leading axis; the blocks' results are concatenated.
+    """
+    n = arrays[0].shape[0]
+    if n <= _BLOCK:
+        return function(*arrays)
+    return np.concatenate(
+        [
+            function(*(array[start : start + _BLOCK] for array in arrays))
+            for start in range(0, n, _BLOCK)
+        ]
+    )
+
+
 def _gravity(gravity: ArrayLike) -> FloatArray:
     return as_vector(gravity, "gravity", 3)
 
@@ -532,14 +561,17 @@ def _joint_poses(model: KinematicTree, q: FloatArray) -> tuple[FloatArray, Float
     (body first) so that each body's block of the batch is contiguous.
     """
     c = model._constants
-    n = q.shape[0]
-    angle = np.zeros((model.n_bodies, n))
-    angle[c["revolute"]] = q[:, c["q_revolute"]].T
-    slide = np.zeros((model.n_bodies, n))
-    slide[c["prismatic"]] = q[:, c["q_prismatic"]].T
-    sin, cos = np.sin(angle)[:, :, None, None], np.cos(angle)[:, :, None, None]
-    r = c["r0"][:, None] + sin * c["r0_k"][:, None] + (1.0 - cos) * c["r0_k2"][:, None]
-    p = c["p0"][:, None] + slide[:, :, None] * c["r0_a"][:, None]
+    n, n_b = q.shape[0], model.n_bodies
+    rot = np.zeros((n_b, n, 3))  # (1, sin q, 1 - cos q); zero angle but for revolute
+    rot[:, :, 0] = 1.0
+    angle = q[:, c["q_revolute"]].T
+    rot[c["revolute"], :, 1] = np.sin(angle)
+    rot[c["revolute"], :, 2] = 1.0 - np.cos(angle)
+    r = (rot @ c["r_rows"]).reshape(n_b, n, 3, 3)
+    slide = np.zeros((n_b, n, 2))  # (1, q); zero slide but for prismatic
+    slide[:, :, 0] = 1.0
+    slide[c["prismatic"], :, 1] = q[:, c["q_prismatic"]].T
+    p = slide @ c["p_rows"]
     for i in c["free"]:
         s = model.q_slices[i].start
         r[i] = c["r0"][i] @ quat_to_rotation(q[:, s + 3 : s + 7])
@@ -854,7 +886,8 @@ def rnea(
     (q_arr, v_arr, a_arr), single = _states(
         model, (q, "q", model.nq), (v, "v", model.nv), (a, "a", model.nv)
     )
-    tau, _ = _rnea(model, q_arr, v_arr, a_arr, _gravity(gravity))
+    g = _gravity(gravity)
+    tau = _in_blocks(lambda *state: _rnea(model, *state, g)[0], q_arr, v_arr, a_arr)
     return tau[0] if single else tau
 
 

@@ -3,7 +3,7 @@
 The trees, states and conventions are those of :mod:`lib.kinematic_tree`:
 bodies numbered parents first, twists ``(omega, v)`` and wrenches ``(m, f)``
 in each body's own frame ``{i}``, a free joint's velocity the body twist of
-its body, SI units. ``X_i = Ad_{T_{i lambda(i)}}`` carries a twist of the
+its body, SI units. ``X_i = Ad_{T_{i pa(i)}}`` carries a twist of the
 parent into ``{i}``; its transpose carries a wrench of ``{i}`` back to the
 parent.
 
@@ -41,6 +41,7 @@ from .kinematic_tree import (
     KinematicTree,
     _adjoints,
     _gravity,
+    _in_blocks,
     _joint_poses,
     _joint_twists,
     _states,
@@ -117,10 +118,20 @@ def _t(a: FloatArray) -> FloatArray:
     return np.swapaxes(a, -1, -2)
 
 
+def _mv(a: FloatArray, v: FloatArray) -> FloatArray:
+    """Stacked matrix times stacked vector, ``a (..., m, k)`` and ``v (..., k)``."""
+    return (a @ v[..., None])[..., 0]
+
+
+def _vm(v: FloatArray, a: FloatArray) -> FloatArray:
+    """Stacked row vector times stacked matrix, ``v^T a``."""
+    return (v[..., None, :] @ a)[..., 0, :]
+
+
 def _composite(model: KinematicTree, x: FloatArray, per_body: FloatArray) -> FloatArray:
     """Sum each body's (N, 6, 6) matrix over its subtree, in its own frame.
 
-    ``per_body`` (n_b, N, 6, 6) is overwritten: leaves to root, ``A_lambda +=
+    ``per_body`` (n_b, N, 6, 6) is overwritten: leaves to root, ``A_pa(i) +=
     X_i^T A_i X_i``.
     """
     for i in range(model.n_bodies - 1, -1, -1):
@@ -211,8 +222,12 @@ def crba(model: KinematicTree, q: ArrayLike) -> FloatArray:
     """
     instance_of(model, KinematicTree, "model")
     (q_arr,), single = _states(model, (q, "q", model.nq))
-    x = _kinematics(model, q_arr)
-    out = _crba(model, x, _composite(model, x, _inertia_stack(model, q_arr.shape[0])))
+    def blocks(q_block: FloatArray) -> FloatArray:
+        x = _kinematics(model, q_block)
+        n = q_block.shape[0]
+        return _crba(model, x, _composite(model, x, _inertia_stack(model, n)))
+
+    out = _in_blocks(blocks, q_arr)
     return out[0] if single else out
 
 
@@ -223,7 +238,11 @@ def _aba(
     tau: FloatArray,
     gravity: FloatArray,
 ) -> FloatArray:
-    """``qdd`` (N, nv) of validated batches by the articulated-body algorithm."""
+    """``qdd`` (N, nv) of validated batches by the articulated-body algorithm.
+
+    A joint with one velocity has ``S_i = s`` (a 6-vector): ``U_i`` is a
+    stack of 6-vectors and ``D_i`` of numbers, so no ``k x k`` inverse.
+    """
     n, n_b = q.shape[0], model.n_bodies
     x = _kinematics(model, q)
     joint_v = _joint_twists(model, v)
@@ -233,45 +252,60 @@ def _aba(
     bias = np.empty((n_b, n, 6))  # articulated bias forces p^A_i
     for i, parent in enumerate(model.parents):
         if parent >= 0:
-            twists[i] += (x[i] @ twists[parent, :, :, None])[:, :, 0]
+            twists[i] += _mv(x[i], twists[parent])
         ad_v = _ad(twists[i])
-        bias_acc[i] = (ad_v @ joint_v[i, :, :, None])[:, :, 0]
-        gv = twists[i] @ model.inertias[i]
-        bias[i] = -(gv[:, None, :] @ ad_v)[:, 0, :]  # -ad_V^T G V
+        bias_acc[i] = _mv(ad_v, joint_v[i])
+        bias[i] = -_vm(twists[i] @ model.inertias[i], ad_v)  # -ad_V^T G V
     saved = {}
     for i in range(n_b - 1, -1, -1):
         parent, s = model.parents[i], model.S[i]
         k = s.shape[1]
-        if k:
-            u_mat = art[i] @ s  # U_i = I^A_i S_i, (N, 6, k)
-            d = s.T @ u_mat  # D_i = S_i^T U_i, (N, k, k)
+        tau_i = tau[:, model.v_slices[i]]
+        if k == 1:
+            s = s[:, 0]
+            u_vec = art[i] @ s  # U_i = I^A_i s, (N, 6)
+            d = u_vec @ s  # D_i = s^T U_i, (N,)
             _check_positive(d, i, model)
-            d_inv = 1.0 / d if k == 1 else np.linalg.inv(d)
-            u = tau[:, model.v_slices[i]] - bias[i] @ s  # u_i = tau_i - S_i^T p^A_i
+            u = tau_i[:, 0] - bias[i] @ s  # u_i = tau_i - s^T p^A_i
+            ud = u_vec / d[:, None]
+            saved[i] = (u_vec, ud, u / d)
+            if parent >= 0:
+                ia = art[i] - ud[:, :, None] * u_vec[:, None, :]
+                pa = bias[i] + _mv(ia, bias_acc[i]) + ud * u[:, None]
+        elif k:
+            u_mat = art[i] @ s  # (N, 6, k)
+            d = s.T @ u_mat  # (N, k, k)
+            _check_positive(d, i, model)
+            d_inv = np.linalg.inv(d)
+            u = tau_i - bias[i] @ s
             saved[i] = (u_mat, d_inv, u)
-        if parent < 0:
-            continue
-        if k:
-            ud = u_mat @ d_inv
-            ia = art[i] - ud @ _t(u_mat)
-            pa = bias[i] + (ia @ bias_acc[i, :, :, None])[:, :, 0]
-            pa += (ud @ u[:, :, None])[:, :, 0]
-        else:
+            if parent >= 0:
+                ud = u_mat @ d_inv
+                ia = art[i] - ud @ _t(u_mat)
+                pa = bias[i] + _mv(ia, bias_acc[i]) + _mv(ud, u)
+        elif parent >= 0:
             ia = art[i]
-            pa = bias[i] + (ia @ bias_acc[i, :, :, None])[:, :, 0]
-        art[parent] += _t(x[i]) @ ia @ x[i]
-        bias[parent] += (pa[:, None, :] @ x[i])[:, 0, :]
+            pa = bias[i] + _mv(ia, bias_acc[i])
+        if parent >= 0:
+            art[parent] += _t(x[i]) @ ia @ x[i]
+            bias[parent] += _vm(pa, x[i])
     qdd = np.empty((n, model.nv))
     accels = np.empty((n_b, n, 6))
-    base = np.zeros((n, 6, 1))
-    base[:, 3:, 0] = -gravity  # gravity as an upward acceleration of the ground
+    base = np.zeros((n, 6))
+    base[:, 3:] = -gravity  # gravity as an upward acceleration of the ground
     for i, parent in enumerate(model.parents):
-        a_parent = base if parent < 0 else accels[parent, :, :, None]
-        accels[i] = (x[i] @ a_parent)[:, :, 0] + bias_acc[i]
-        if i in saved:
+        a_parent = base if parent < 0 else accels[parent]
+        accels[i] = _mv(x[i], a_parent) + bias_acc[i]
+        if i not in saved:
+            continue
+        if model.S[i].shape[1] == 1:
+            u_vec, ud, u_over_d = saved[i]
+            qdd_i = u_over_d - np.sum(accels[i] * ud, axis=-1)  # (u - U^T a') / D
+            qdd[:, model.v_slices[i].start] = qdd_i
+            accels[i] += qdd_i[:, None] * model.S[i][:, 0]
+        else:
             u_mat, d_inv, u = saved[i]
-            rhs = u - (accels[i, :, None, :] @ u_mat)[:, 0, :]
-            qdd_i = (d_inv @ rhs[:, :, None])[:, :, 0]
+            qdd_i = _mv(d_inv, u - _vm(accels[i], u_mat))
             qdd[:, model.v_slices[i]] = qdd_i
             accels[i] += qdd_i @ model.S[i].T
     return qdd
@@ -279,7 +313,7 @@ def _aba(
 
 def _check_positive(d: FloatArray, body: int, model: KinematicTree) -> None:
     """``D_i`` must be positive definite: joint ``i`` moves some mass."""
-    if d.shape[-1] == 1:
+    if d.ndim == 1:  # one velocity: D_i is a number per state
         ok = bool(np.all(d > 0.0))
     else:
         ok = bool(np.all(np.linalg.eigvalsh(d)[..., 0] > 0.0))
@@ -307,7 +341,7 @@ def aba(
     S_i``, ``D_i = S_i^T U_i`` and ``u_i = tau_i - S_i^T p^A_i`` the joint's
     free motion is eliminated, and the parent receives ``X_i^T (I^A_i - U_i
     D_i^-1 U_i^T) X_i`` and ``X_i^T (p^A_i + I^a_i c_i + U_i D_i^-1 u_i)``.
-    Root to leaves: ``a'_i = X_i a_lambda + c_i``, ``qdd_i = D_i^-1 (u_i -
+    Root to leaves: ``a'_i = X_i a_pa(i) + c_i``, ``qdd_i = D_i^-1 (u_i -
     U_i^T a'_i)``, ``a_i = a'_i + S_i qdd_i``, from the ground's ``(0,
     -gravity)``. Each pass visits each body once: ``O(n)``, no mass matrix
     is formed. Explained in chapter 3.5 (``sec-ab-aba``).
@@ -358,7 +392,8 @@ def aba(
     (q_arr, v_arr, t_arr), single = _states(
         model, (q, "q", model.nq), (v, "v", model.nv), (tau, "tau", model.nv)
     )
-    out = _aba(model, q_arr, v_arr, t_arr, _gravity(gravity))
+    g = _gravity(gravity)
+    out = _in_blocks(lambda *state: _aba(model, *state, g), q_arr, v_arr, t_arr)
     return out[0] if single else out
 
 

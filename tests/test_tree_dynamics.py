@@ -25,6 +25,7 @@ from lib.errors import (
 from lib.inertia import pseudo_inertia
 from lib.integrate import rk4
 from lib.kinematic_tree import (
+    _BLOCK,
     bias_forces,
     body_twists,
     forward_kinematics,
@@ -417,6 +418,21 @@ def test_batches_equal_the_single_states():
         # an empty batch
         assert crba(model, q[:0]).shape == (0, model.nv, model.nv)
         assert aba(model, q[:0], v[:0], a[:0]).shape == (0, model.nv)
+
+
+def test_batches_larger_than_a_block_are_evaluated_block_by_block():
+    """A batch of more states than lib evaluates at once: every block's states."""
+    model = load_robot("ur5")
+    rng = np.random.default_rng(114)
+    n = 2 * _BLOCK + 3
+    q, v, a = random_state(rng, model, n)
+    tau, qdd, M = rnea(model, q, v, a), aba(model, q, v, a), crba(model, q)
+    assert tau.shape == qdd.shape == (n, model.nv) and M.shape == (n, 6, 6)
+    for k in (0, _BLOCK - 1, _BLOCK, 2 * _BLOCK, n - 1):
+        # single states: the same operations, up to the order of batched matmuls
+        close(tau[k], rnea(model, q[k], v[k], a[k]), rtol=1e-13)
+        close(qdd[k], aba(model, q[k], v[k], a[k]), rtol=1e-13)
+        close(M[k], crba(model, q[k]), rtol=1e-13)
 
 
 def test_configuration_rate_is_the_derivative_of_the_motion():
