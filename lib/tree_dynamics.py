@@ -84,7 +84,6 @@ def _parameter_basis() -> FloatArray:
 
 
 _BASIS = _parameter_basis()
-_SWAP = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
 
 
 def _bar_cross(f: FloatArray) -> FloatArray:
@@ -538,7 +537,7 @@ def regressor(
     a: ArrayLike,
     gravity: ArrayLike = _DEFAULT_GRAVITY,
 ) -> FloatArray:
-    """The regressor ``Y(q, v, a)`` with ``tau = Y pi`` (``pi``: :func:`inertial_parameters`).
+    """The regressor ``Y(q, v, a)``: ``tau = Y pi`` with :func:`inertial_parameters`.
 
     A body's Newton-Euler wrench ``F_i = G_i A_i - ad_{V_i}^T G_i V_i`` is
     linear in its spatial inertia, and ``G_i`` is linear in the ten
@@ -629,7 +628,9 @@ def _mass_and_com(model: KinematicTree, q: FloatArray):
     masses = g[:, 3, 3]
     total = float(np.sum(masses))
     if total <= 0.0:
-        raise NotPositiveDefiniteError("model has no mass: its centre of mass is undefined")
+        raise NotPositiveDefiniteError(
+            "model has no mass: its centre of mass is undefined"
+        )
     first = masses[:, None, None] * p + (r @ m_c[:, None, :, None])[..., 0]
     return total, np.sum(first, axis=0) / total, r, p
 
@@ -791,7 +792,8 @@ def centroidal_momentum(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> Flo
     for i, parent in enumerate(model.parents):
         if parent >= 0:
             twists[i] += (x[i] @ twists[parent, :, :, None])[:, :, 0]
-    momenta = (twists @ model.inertias)[..., None]  # G_i V_i (G symmetric), (n_b, N, 6, 1)
+    # G_i V_i (G symmetric), (n_b, N, 6, 1)
+    momenta = (twists @ model.inertias)[..., None]
     out = np.sum(_to_centroid(r, p, com, momenta)[..., 0], axis=0)
     return out[0] if single else out
 
@@ -848,7 +850,8 @@ def configuration_rate(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> Floa
             out[:, qs] = v_arr[:, vs]
         elif kind == "free":
             quat = q_arr[:, qs.start + 3 : qs.stop]
-            omega, lin = v_arr[:, vs.start : vs.start + 3], v_arr[:, vs.start + 3 : vs.stop]
+            omega = v_arr[:, vs.start : vs.start + 3]
+            lin = v_arr[:, vs.start + 3 : vs.stop]
             r = quat_to_rotation(quat)
             out[:, qs.start : qs.start + 3] = (r @ lin[:, :, None])[:, :, 0]
             w, vec = quat[:, :1], quat[:, 1:]

@@ -1,4 +1,4 @@
-"""lib.tree_dynamics against Pinocchio on UR5, Panda, Solo-12, Talos and hand-built trees.
+"""lib.tree_dynamics against Pinocchio on UR5, Panda, Solo-12, Talos, hand-built trees.
 
 Pinocchio parses the URDFs itself (``pin.buildModelFromUrdf``); the hand-built
 trees (branched, offsets, tilted axes, full inertias, fixed and free root)
@@ -65,7 +65,8 @@ def compare(model, pin_model, rng, n_states: int) -> None:
         M_pin = np.triu(M_pin) + np.triu(M_pin, 1).T  # pin.crba fills the upper half
         close(crba(model, q), P.T @ M_pin @ P, "crba")
         # tau is a joint force: Pinocchio's order is the velocities'
-        qdd_pin = pin.aba(pin_model, data, qp, vp, pinocchio_velocity(model, pin_model, tau))
+        tau_pin = pinocchio_velocity(model, pin_model, tau)
+        qdd_pin = pin.aba(pin_model, data, qp, vp, tau_pin)
         close(aba(model, q, v, tau, g), P.T @ qdd_pin, "aba")
         C_pin = pin.computeCoriolisMatrix(pin_model, data, qp, vp)
         close(coriolis_matrix(model, q, v), P.T @ C_pin @ P, "coriolis_matrix")

@@ -57,11 +57,13 @@ RTOL = 1e-12
 def close(actual, expected, rtol: float = RTOL, what: str = "") -> None:
     """Agreement relative to the largest entry of the reference (at least 1)."""
     scale = max(float(np.max(np.abs(expected))), 1.0)
-    np.testing.assert_allclose(actual, expected, rtol=0, atol=rtol * scale, err_msg=what)
+    np.testing.assert_allclose(
+        actual, expected, rtol=0, atol=rtol * scale, err_msg=what
+    )
 
 
 def trees():
-    """Fixed and floating trees: branched spatial chains (with a fixed joint), robots."""
+    """Fixed and floating trees: branched spatial chains (a fixed joint), robots."""
     rng = np.random.default_rng(100)
     return [
         ("chain", spatial_chain(rng, "revolute")),
@@ -251,8 +253,11 @@ def test_coriolis_matrix_is_the_christoffel_one(name, model):
         eps = 1e-6
         dM = np.array([(crba(model, q + eps * e) - crba(model, q - eps * e)) / (2 * eps)
                        for e in np.eye(model.nv)])  # dM[k] = dM/dq_k
-        christoffel = 0.5 * (np.einsum("kij,k->ij", dM, v) + np.einsum("jik,k->ij", dM, v)
-                             - np.einsum("ijk,k->ij", dM, v))
+        christoffel = 0.5 * (
+            np.einsum("kij,k->ij", dM, v)
+            + np.einsum("jik,k->ij", dM, v)
+            - np.einsum("ijk,k->ij", dM, v)
+        )
         close(coriolis_matrix(model, q, v), christoffel, rtol=1e-8)
 
 
@@ -346,12 +351,13 @@ def test_momentum_two_ways_and_the_com_velocity(name, model):
                  - center_of_mass(model, displaced(model, q, v, -eps))) / (2 * eps)
         close(h[3:], mass * c_dot, rtol=1e-8)
         # kinetic energy >= |p|^2 / 2m + k^T I_G^-1 k / 2 >= |p|^2 / 2m (Koenig)
-        assert tree_kinetic_energy(model, q, v) >= h[3:] @ h[3:] / (2 * mass) * (1 - 1e-12)
+        translation = h[3:] @ h[3:] / (2 * mass)
+        assert tree_kinetic_energy(model, q, v) >= translation * (1 - 1e-12)
 
 
 @pytest.mark.parametrize("name", ["floating chain", "solo12"])
 def test_momentum_is_conserved_in_free_fall_without_gravity(name):
-    """A floating tree with joint torques but no gravity: ABA, RK4 and the quaternion."""
+    """A floating tree with joint torques but no gravity: ABA, RK4, the quaternion."""
     model = dict(TREES)[name]
     rng = np.random.default_rng(111)
     q0, v0, _ = random_state(rng, model)
@@ -399,7 +405,10 @@ def test_batches_equal_the_single_states():
             "aba": (aba(model, q, v, a), lambda k: aba(model, q[k], v[k], a[k])),
             "C": (coriolis_matrix(model, q, v),
                   lambda k: coriolis_matrix(model, q[k], v[k])),
-            "Y": (regressor(model, q, v, a), lambda k: regressor(model, q[k], v[k], a[k])),
+            "Y": (
+                regressor(model, q, v, a),
+                lambda k: regressor(model, q[k], v[k], a[k]),
+            ),
             "com": (center_of_mass(model, q), lambda k: center_of_mass(model, q[k])),
             "A_G": (centroidal_momentum_matrix(model, q),
                     lambda k: centroidal_momentum_matrix(model, q[k])),
@@ -413,8 +422,13 @@ def test_batches_equal_the_single_states():
             for k in range(6):
                 # the same operations on the same numbers; only the order of a
                 # batched matmul may differ
-                np.testing.assert_allclose(batch[k], single(k), rtol=1e-13,
-                                           atol=1e-13 * np.abs(batch).max(), err_msg=what)
+                np.testing.assert_allclose(
+                    batch[k],
+                    single(k),
+                    rtol=1e-13,
+                    atol=1e-13 * np.abs(batch).max(),
+                    err_msg=what,
+                )
         # an empty batch
         assert crba(model, q[:0]).shape == (0, model.nv, model.nv)
         assert aba(model, q[:0], v[:0], a[:0]).shape == (0, model.nv)

@@ -12,10 +12,12 @@ libraries agree on them (1e-10 relative), then times on the same states:
   timing), which is how a Python program calls a C++ library state by state.
 
 The two are timed alternately, ``--repeat`` times each, and the best
-(smallest) time of each is kept, the least disturbed by other processes. The
-script prints the per-state times, the ratio lib / Pinocchio (the issue's
-goal: at most 3 at N = 10 000) and the load average before and after: on a
-loaded machine both sides slow down, the ratio less than the times.
+(smallest) time of each is kept, the least disturbed by other processes;
+both the wall-clock time and the CPU time of this process are recorded (on
+a machine shared with other work the CPU time is the steadier of the two).
+The script prints the per-state times, the ratios lib / Pinocchio (the
+issue's goal: at most 3 at N = 10 000) and the load average before and
+after.
 
 Usage: ``.venv/bin/python tools/benchmark_dynamics.py [--robots ur5 talos]
 [--sizes 1 100 10000] [--repeat 5]``
@@ -48,17 +50,16 @@ from lib.models.robots import ROBOTS, load_robot, robot_urdf_path  # noqa: E402
 from lib.tree_dynamics import aba  # noqa: E402
 
 
-def side_by_side(run_lib, run_pin, repeat: int) -> tuple[float, float]:
-    """Best times of the two functions, timed alternately."""
-    best_lib = best_pin = float("inf")
+def side_by_side(run_lib, run_pin, repeat: int) -> tuple[float, float, float, float]:
+    """Best wall-clock and CPU times of the two functions, timed alternately."""
+    wall, cpu = [float("inf")] * 2, [float("inf")] * 2
     for _ in range(repeat):
-        start = time.perf_counter()
-        run_lib()
-        best_lib = min(best_lib, time.perf_counter() - start)
-        start = time.perf_counter()
-        run_pin()
-        best_pin = min(best_pin, time.perf_counter() - start)
-    return best_lib, best_pin
+        for k, run in enumerate((run_lib, run_pin)):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            run()
+            wall[k] = min(wall[k], time.perf_counter() - start)
+            cpu[k] = min(cpu[k], time.process_time() - start_cpu)
+    return wall[0], wall[1], cpu[0], cpu[1]
 
 
 def relative(ours: np.ndarray, theirs: np.ndarray) -> float:
@@ -79,11 +80,17 @@ def benchmark(name: str, sizes: list[int], repeat: int) -> list[tuple]:
         tau = rnea(model, q, v, a, g)  # a batch
         tp = pinocchio_velocity(model, pin_model, tau)
         # the two libraries agree before they are timed
-        tau_pin = np.array([pin.rnea(pin_model, data, qp[k], vp[k], ap[k]) for k in range(n)])
-        qdd_pin = np.array([pin.aba(pin_model, data, qp[k], vp[k], tp[k]) for k in range(n)])
+        tau_pin = np.array(
+            [pin.rnea(pin_model, data, qp[k], vp[k], ap[k]) for k in range(n)]
+        )
+        qdd_pin = np.array(
+            [pin.aba(pin_model, data, qp[k], vp[k], tp[k]) for k in range(n)]
+        )
         errors = (
             relative(tau, from_pinocchio_forces(model, pin_model, tau_pin)),
-            relative(pinocchio_velocity(model, pin_model, aba(model, q, v, tau, g)), qdd_pin),
+            relative(
+                pinocchio_velocity(model, pin_model, aba(model, q, v, tau, g)), qdd_pin
+            ),
         )
         assert max(errors) < 1e-10, f"lib and Pinocchio disagree: {errors}"
 
@@ -99,27 +106,34 @@ def benchmark(name: str, sizes: list[int], repeat: int) -> list[tuple]:
             ("rnea", lambda: rnea(model, q, v, a, g), pin_rnea, errors[0]),
             ("aba", lambda: aba(model, q, v, tau, g), pin_aba, errors[1]),
         ):
-            t_lib, t_pin = side_by_side(run_lib, run_pin, repeat)
-            rows.append((name, model.nv, label, n, t_lib / n, t_pin / n, error))
+            times = side_by_side(run_lib, run_pin, repeat)
+            rows.append((name, model.nv, label, n, *(t / n for t in times), error))
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--robots", nargs="+", default=["ur5", "talos"], choices=list(ROBOTS))
+    parser.add_argument(
+        "--robots", nargs="+", default=["ur5", "talos"], choices=list(ROBOTS)
+    )
     parser.add_argument("--sizes", nargs="+", type=int, default=[1, 100, 10000])
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
     load_before = os.getloadavg()
-    rows = [row for name in args.robots for row in benchmark(name, args.sizes, args.repeat)]
+    rows = [
+        row for name in args.robots for row in benchmark(name, args.sizes, args.repeat)
+    ]
     load_after = os.getloadavg()
-    print(f"best of {args.repeat}, lib batched against Pinocchio in a Python loop")
-    print(f"{'robot':8s}{'nv':>4s}{'routine':>9s}{'N':>8s}{'lib/state':>13s}"
-          f"{'pin/state':>13s}{'ratio':>8s}{'agree':>10s}")
-    for name, nv, label, n, t_lib, t_pin, error in rows:
-        print(f"{name:8s}{nv:4d}{label:>9s}{n:8d}{t_lib * 1e6:10.2f} us"
-              f"{t_pin * 1e6:10.2f} us{t_lib / t_pin:8.2f}{error:10.1e}")
+    print(f"best of {args.repeat}, lib batched against Pinocchio in a Python loop; "
+          "per state, wall clock and CPU time of this process")
+    print(f"{'robot':7s}{'nv':>3s}{'routine':>8s}{'N':>7s}{'lib wall':>12s}"
+          f"{'pin wall':>12s}{'ratio':>7s}{'lib cpu':>12s}{'pin cpu':>12s}"
+          f"{'ratio':>7s}{'agree':>9s}")
+    for name, nv, label, n, w_lib, w_pin, c_lib, c_pin, error in rows:
+        print(f"{name:7s}{nv:3d}{label:>8s}{n:7d}{w_lib * 1e6:9.2f} us"
+              f"{w_pin * 1e6:9.2f} us{w_lib / w_pin:7.2f}{c_lib * 1e6:9.2f} us"
+              f"{c_pin * 1e6:9.2f} us{c_lib / c_pin:7.2f}{error:9.1e}")
     print(
         f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
         f"({os.cpu_count()} cores)"
