@@ -230,6 +230,16 @@ def crba(model: KinematicTree, q: ArrayLike) -> FloatArray:
     return out[0] if single else out
 
 
+def _unit_axes(model: KinematicTree) -> list:
+    """Per body: ``(k, sign)`` if ``S_i = sign e_k`` (one velocity), else ``None``."""
+    out = []
+    for s in model.S:
+        nonzero = np.flatnonzero(s[:, 0]) if s.shape[1] == 1 else ()
+        one = len(nonzero) == 1 and abs(s[nonzero[0], 0]) == 1.0
+        out.append((int(nonzero[0]), float(s[nonzero[0], 0])) if one else None)
+    return out
+
+
 def _aba(
     model: KinematicTree,
     q: FloatArray,
@@ -240,7 +250,9 @@ def _aba(
     """``qdd`` (N, nv) of validated batches by the articulated-body algorithm.
 
     A joint with one velocity has ``S_i = s`` (a 6-vector): ``U_i`` is a
-    stack of 6-vectors and ``D_i`` of numbers, so no ``k x k`` inverse.
+    stack of 6-vectors and ``D_i`` of numbers, so no ``k x k`` inverse; when
+    ``s = +-e_k`` (a joint axis along a frame axis, as in most URDFs)
+    ``U_i`` is a column of ``I^A_i`` and ``D_i`` a diagonal entry.
     """
     n, n_b = q.shape[0], model.n_bodies
     x = _kinematics(model, q)
@@ -255,19 +267,27 @@ def _aba(
         ad_v = _ad(twists[i])
         bias_acc[i] = _mv(ad_v, joint_v[i])
         bias[i] = -_vm(twists[i] @ model.inertias[i], ad_v)  # -ad_V^T G V
+    axes = _unit_axes(model)
     saved = {}
     for i in range(n_b - 1, -1, -1):
         parent, s = model.parents[i], model.S[i]
         k = s.shape[1]
         tau_i = tau[:, model.v_slices[i]]
         if k == 1:
-            s = s[:, 0]
-            u_vec = art[i] @ s  # U_i = I^A_i s, (N, 6)
-            d = u_vec @ s  # D_i = s^T U_i, (N,)
-            _check_positive(d, i, model)
-            u = tau_i[:, 0] - bias[i] @ s  # u_i = tau_i - s^T p^A_i
+            if axes[i] is not None:
+                e, sign = axes[i]
+                u_vec = art[i, :, :, e] if sign > 0 else -art[i, :, :, e]
+                d = art[i, :, e, e]
+                u = tau_i[:, 0] - sign * bias[i, :, e]
+            else:
+                s = s[:, 0]
+                u_vec = art[i] @ s  # U_i = I^A_i s, (N, 6)
+                d = u_vec @ s  # D_i = s^T U_i, (N,)
+                u = tau_i[:, 0] - bias[i] @ s  # u_i = tau_i - s^T p^A_i
+            if d.size and d.min() <= 0.0:
+                _check_positive(d, i, model)
             ud = u_vec / d[:, None]
-            saved[i] = (u_vec, ud, u / d)
+            saved[i] = (ud, u / d)
             if parent >= 0:
                 ia = art[i] - ud[:, :, None] * u_vec[:, None, :]
                 pa = bias[i] + _mv(ia, bias_acc[i]) + ud * u[:, None]
@@ -298,10 +318,15 @@ def _aba(
         if i not in saved:
             continue
         if model.S[i].shape[1] == 1:
-            u_vec, ud, u_over_d = saved[i]
-            qdd_i = u_over_d - np.sum(accels[i] * ud, axis=-1)  # (u - U^T a') / D
+            ud, u_over_d = saved[i]
+            # qdd_i = (u_i - U_i^T a'_i) / D_i
+            qdd_i = u_over_d - (accels[i, :, None, :] @ ud[:, :, None])[:, 0, 0]
             qdd[:, model.v_slices[i].start] = qdd_i
-            accels[i] += qdd_i[:, None] * model.S[i][:, 0]
+            if axes[i] is not None:
+                e, sign = axes[i]
+                accels[i, :, e] += qdd_i if sign > 0 else -qdd_i
+            else:
+                accels[i] += qdd_i[:, None] * model.S[i][:, 0]
         else:
             u_mat, d_inv, u = saved[i]
             qdd_i = _mv(d_inv, u - _vm(accels[i], u_mat))
