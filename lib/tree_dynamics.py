@@ -61,11 +61,12 @@ __all__ = [
     "configuration_rate",
 ]
 
-#: The ten inertial parameters of a body, in the order of 3.1
-#: (``sec-rb-consistency``): mass, first moments ``m c`` and the inertia about
+#: The ten inertial parameters of a body, in the order of
+#: :ref:`sec-rb-consistency`: mass, first moments ``m c`` and the inertia about
 #: the body frame's origin (tensor entries, ``I_xy = -int rho x y dV``).
-PARAMETER_NAMES = ("m", "mc_x", "mc_y", "mc_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz",
-                   "I_yz")
+PARAMETER_NAMES = (
+    "m", "mc_x", "mc_y", "mc_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz", "I_yz"
+)
 
 
 def _parameter_basis() -> FloatArray:
@@ -514,7 +515,7 @@ def inertial_parameters(model: KinematicTree) -> FloatArray:
     """The ten inertial parameters of every body, stacked: ``pi`` of ``tau = Y pi``.
 
     Body ``i``'s block ``pi[10 i : 10 i + 10]`` holds, in the order of
-    :data:`PARAMETER_NAMES` (3.1's order, ``sec-rb-consistency``), its mass,
+    :data:`PARAMETER_NAMES` (the order of :ref:`sec-rb-consistency`), its mass,
     first moments ``m c`` and inertia about the origin of ``{i}``, read from
     its spatial inertia ``G_i = [[I_o, m [c]], [m [c]^T, m E]]``. Explained
     in chapter 3.4 (``sec-pr-regressor``).
