@@ -375,6 +375,7 @@ def kinematic_tree(
         [constants[k].reshape(n_b, 9) for k in ("r0", "r0_k", "r0_k2")], axis=1
     )
     constants["p_rows"] = np.stack([p0, constants["r0_a"]], axis=1)
+    constants["x_rows"] = _adjoint_rows(types, axis_arr, place)
     constants["q_revolute"] = np.array(
         [q_slices[i].start for i in constants["revolute"]], int
     )
@@ -397,6 +398,36 @@ def kinematic_tree(
         tuple(subspaces),
         constants,
     )
+
+
+def _adjoint_rows(types: tuple, axes: FloatArray, place: FloatArray) -> FloatArray:
+    """Constant rows (n_b, 4, 36): ``X_i(q) = (1, sin q, 1 - cos q, q)`` times them.
+
+    ``X_i = Ad_{T_{i pa(i)}} = Ad_{T_J(q)^-1} C_i`` with the constant ``C_i =
+    Ad_{X_i^-1}``. A revolute joint's ``Ad_{T_J^-1}`` is ``diag(R_J^T, R_J^T)``
+    with ``R_J^T = E - sin q [a] + (1 - cos q) [a]^2``; a prismatic joint's is
+    ``E + q [[0, 0], [-[a], 0]]``. Free joints get zero rows (their adjoint
+    comes from the quaternion).
+    """
+    n_b = len(types)
+    rows = np.zeros((n_b, 4, 6, 6))
+    for i, kind in enumerate(types):
+        if kind == "free":
+            continue
+        r, p = place[i, :3, :3], place[i, :3, 3]
+        c = np.zeros((6, 6))  # Ad of X_i^-1 = (R^T, -R^T p)
+        c[:3, :3] = c[3:, 3:] = r.T
+        c[3:, :3] = -r.T @ _skew(p)
+        rows[i, 0] = c
+        k = _skew(axes[i])
+        if kind == "revolute":
+            rows[i, 1] = np.kron(np.eye(2), -k) @ c
+            rows[i, 2] = np.kron(np.eye(2), k @ k) @ c
+        elif kind == "prismatic":
+            shift = np.zeros((6, 6))
+            shift[3:, :3] = -k
+            rows[i, 3] = shift @ c
+    return rows.reshape(n_b, 4, 36)
 
 
 def merge_fixed_joints(model: KinematicTree) -> KinematicTree:
@@ -609,6 +640,30 @@ def _adjoints(r: FloatArray, p: FloatArray) -> FloatArray:
     return x
 
 
+def _joint_adjoints(model: KinematicTree, q: FloatArray) -> FloatArray:
+    """``Ad_{T_{i, pa(i)}}`` (n_b, N, 6, 6) of every body, as :func:`_adjoints`.
+
+    Linear in ``(1, sin q, 1 - cos q, q)`` for revolute, prismatic and fixed
+    joints: one small matrix product per body (``x_rows`` of the model's
+    constants); a free joint's from its pose.
+    """
+    c = model._constants
+    n, n_b = q.shape[0], model.n_bodies
+    feats = np.zeros((n_b, n, 4))
+    feats[:, :, 0] = 1.0
+    angle = q[:, c["q_revolute"]].T
+    feats[c["revolute"], :, 1] = np.sin(angle)
+    feats[c["revolute"], :, 2] = 1.0 - np.cos(angle)
+    feats[c["prismatic"], :, 3] = q[:, c["q_prismatic"]].T
+    x = (feats @ c["x_rows"]).reshape(n_b, n, 6, 6)
+    for i in c["free"]:
+        s = model.q_slices[i].start
+        r = c["r0"][i] @ quat_to_rotation(q[:, s + 3 : s + 7])
+        p = c["p0"][i] + q[:, s : s + 3] @ c["r0"][i].T
+        x[i] = _adjoints(r[None], p[None])[0]
+    return x
+
+
 def _world_poses(model: KinematicTree, r: FloatArray, p: FloatArray):
     """World poses ``(R_0i, p_0i)`` of every body, (n_b, N, 3, 3) and (n_b, N, 3)."""
     rw, pw = r.copy(), p.copy()
@@ -780,7 +835,7 @@ def body_twists(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatArray:
     instance_of(model, KinematicTree, "model")
     (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
     out = np.swapaxes(
-        _twists(model, _adjoints(*_joint_poses(model, q_arr)), v_arr), 0, 1
+        _twists(model, _joint_adjoints(model, q_arr), v_arr), 0, 1
     )
     return out[0] if single else out
 
@@ -803,7 +858,7 @@ def _rnea(
     product and ``-ad_V^T P`` is ``-P @ ad_V``.
     """
     n, n_b = q.shape[0], model.n_bodies
-    x = _adjoints(*_joint_poses(model, q))
+    x = _joint_adjoints(model, q)
     joint_v = _joint_twists(model, v)
     accels = _joint_twists(model, a)  # S_i qdd_i, completed below
     twists = joint_v.copy()
@@ -1132,7 +1187,7 @@ def tree_kinetic_energy(
     """
     instance_of(model, KinematicTree, "model")
     (q_arr, v_arr), single = _states(model, (q, "q", model.nq), (v, "v", model.nv))
-    twists = _twists(model, _adjoints(*_joint_poses(model, q_arr)), v_arr)
+    twists = _twists(model, _joint_adjoints(model, q_arr), v_arr)
     energy = 0.5 * np.einsum("bni,bij,bnj->n", twists, model.inertias, twists)
     return float(energy[0]) if single else energy
 

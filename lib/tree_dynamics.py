@@ -39,9 +39,9 @@ from .kinematic_tree import (
     _AD,
     _DEFAULT_GRAVITY,
     KinematicTree,
-    _adjoints,
     _gravity,
     _in_blocks,
+    _joint_adjoints,
     _joint_poses,
     _joint_twists,
     _states,
@@ -170,7 +170,7 @@ def _crba(model: KinematicTree, x: FloatArray, ic: FloatArray) -> FloatArray:
 
 
 def _kinematics(model: KinematicTree, q: FloatArray) -> FloatArray:
-    return _adjoints(*_joint_poses(model, q))
+    return _joint_adjoints(model, q)
 
 
 def crba(model: KinematicTree, q: ArrayLike) -> FloatArray:
