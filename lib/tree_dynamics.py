@@ -429,7 +429,9 @@ def coriolis_matrix(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatAr
     skew-symmetric; for joint coordinates ``C_ij = sum_k Gamma_ijk v_k``
     with the Christoffel symbols of the first kind, hence ``C(q, v) w =
     C(q, w) v``. Computed without derivatives of ``M``, by the composite
-    method of Echeandia and Wensing (2021): with ``dS_j = ad_{V_j} S_j`` (the
+    method (Algorithm 1) of S. Echeandia and P. M. Wensing, "Numerical
+    methods to compute the Coriolis matrix and Christoffel symbols for
+    rigid-body systems" (2021): with ``dS_j = ad_{V_j} S_j`` (the
     rate of joint ``j``'s axis seen from the ground) and, per body,
     ``B_i = (-ad_{V_i}^T G_i + B(G_i V_i) - G_i ad_{V_i}) / 2`` (``B(f) V =
     -ad_V^T f``), whose sum over a subtree is ``B^c``: ``C_ij = S_i^T (I^c_i
