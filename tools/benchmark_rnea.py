@@ -13,8 +13,8 @@ same torques on them, then times, in one run and on the same states:
 Each is timed ``--repeat`` times and the best (smallest) time is kept, which
 is the least disturbed by other processes; the script prints the per-state
 times, their ratio, and the load average before and after (run it on an
-otherwise idle machine). A batched evaluation (all states in one call) comes
-with issue 22.
+otherwise idle machine). The batched evaluation (all states in one call) and
+the ABA are timed by ``tools/benchmark_dynamics.py``.
 
 Usage: ``.venv/bin/python tools/benchmark_rnea.py [--robot ur5] [--states 200]
 [--repeat 7]``
