@@ -34,10 +34,12 @@ from numpy.typing import ArrayLike
 
 from ._validation import FloatArray, instance_of
 from .errors import NotPositiveDefiniteError
+from .inertia import _skew
 from .model_files import quat_to_rotation
 from .kinematic_tree import (
     _AD,
     _DEFAULT_GRAVITY,
+    _SKEW,
     KinematicTree,
     _gravity,
     _in_blocks,
@@ -74,9 +76,7 @@ def _parameter_basis() -> FloatArray:
     basis = np.zeros((10, 6, 6))
     basis[0, 3:, 3:] = np.eye(3)
     for k in range(3):  # m c_k: the blocks m [c] (upper right) and -m [c] (lower left)
-        e = np.zeros(3)
-        e[k] = 1.0
-        skew = np.array([[0.0, -e[2], e[1]], [e[2], 0.0, -e[0]], [-e[1], e[0], 0.0]])
+        skew = _skew(np.eye(3)[k])
         basis[1 + k, :3, 3:] = skew
         basis[1 + k, 3:, :3] = -skew
     for k, (r, c) in enumerate([(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)]):
@@ -95,18 +95,12 @@ def _bar_cross(f: FloatArray) -> FloatArray:
     """
     shape = f.shape[:-1]
     out = np.zeros(shape + (6, 6))
-    n_skew = (f[..., :3] @ _SKEW3).reshape(shape + (3, 3))
-    f_skew = (f[..., 3:] @ _SKEW3).reshape(shape + (3, 3))
+    n_skew = (f[..., :3] @ _SKEW).reshape(shape + (3, 3))
+    f_skew = (f[..., 3:] @ _SKEW).reshape(shape + (3, 3))
     out[..., :3, :3] = -n_skew
     out[..., :3, 3:] = -f_skew
     out[..., 3:, :3] = -f_skew
     return out
-
-
-_SKEW3 = np.stack(
-    [np.array([[0.0, -e[2], e[1]], [e[2], 0.0, -e[0]], [-e[1], e[0], 0.0]]).ravel()
-     for e in np.eye(3)]
-)
 
 
 def _ad(twists: FloatArray) -> FloatArray:
