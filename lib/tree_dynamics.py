@@ -645,9 +645,8 @@ def regressor(
 def _mass_and_com(model: KinematicTree, q: FloatArray):
     """Total mass, COM (N, 3) and the world poses (R, p) of the bodies."""
     r, p = _world_poses(model, *_joint_poses(model, q))
-    g = model.inertias
-    m_c = np.stack([g[:, 2, 4], g[:, 0, 5], g[:, 1, 3]], axis=1)  # m c in {i}
-    masses = g[:, 3, 3]
+    params = inertial_parameters(model).reshape(model.n_bodies, 10)
+    masses, m_c = params[:, 0], params[:, 1:4]  # m and m c in {i}
     total = float(np.sum(masses))
     if total <= 0.0:
         raise NotPositiveDefiniteError(
