@@ -147,6 +147,44 @@ def test_code_lines_fit_the_column(page: TocPage) -> None:
     assert not wide, f"{page.docname}: code lines wider than {COLUMN} characters:\n" + "\n".join(wide)
 
 
+def _lists_inside_inline_maths(source: str) -> list[str]:
+    """Lines that start a Markdown list item while an inline $...$ is still open.
+
+    A wrapped formula whose next line starts with "+ " or "- " becomes a bullet, and the
+    rest of the paragraph is rendered as broken maths.
+    """
+    text = re.sub(r"^(```|~~~).*?^\1", "", source, flags=re.S | re.M)
+    text = re.sub(r"\$\$.+?\$\$", "", text, flags=re.S)
+    found, dollars = [], 0
+    for line in text.splitlines():
+        if not line.strip():
+            dollars = 0
+            continue
+        if dollars % 2 and re.match(r"\s*(?:[-+*]|\d+[.)])\s", line):
+            found.append(line.strip()[:60])
+        dollars += len(re.findall(r"(?<!\\)\$", line))
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES + EXERCISE_SETS, ids=_ids(PAGES + EXERCISE_SETS))
+def test_inline_maths_never_wraps_into_a_list_item(page: TocPage) -> None:
+    broken = [
+        f"cell {i}: {line}"
+        for i, cell in enumerate(_notebook(page).cells, start=1)
+        if cell.cell_type == "markdown"
+        for line in _lists_inside_inline_maths(cell.source)
+    ]
+    assert not broken, (
+        f"{page.docname}: a line inside inline maths starts like a list item (move the "
+        "+ or - to the end of the line before):\n" + "\n".join(broken)
+    )
+
+
+def test_list_inside_maths_scan_can_fail() -> None:
+    assert _lists_inside_inline_maths("is $a = b - c\n+ d$, and\n- a real item") == ["+ d$, and"]
+    assert not _lists_inside_inline_maths("text $a$ and\n- an item with $b$\n- another")
+
+
 # --------------------------------------------------------------------------
 # Claims and numbering in the prose
 # --------------------------------------------------------------------------
