@@ -13,7 +13,7 @@ import numpy as np
 
 from grader.spec import ChoiceExercise, Chapter, DesignExercise, ExpressionExercise, FunctionExercise
 from lib import kinematic_tree as kt
-from lib._validation import as_array, as_vector, positive, positive_array
+from lib._validation import as_array, as_symmetric, as_vector, positive, positive_array
 from lib.common import GRAVITY
 from lib.models.planar_chain import planar_chain_tree
 from lib.spatial import spatial_inertia
@@ -90,10 +90,10 @@ def _dM_case(rng, n):
 
 
 def _valid_dM(c):
-    dM = as_array(c["dM"], "dM", (None, None, None))
-    n = dM.shape[0]
-    if dM.shape != (n, n, n) or not np.allclose(dM, np.swapaxes(dM, 1, 2)):
-        raise ValueError("dM must be (n, n, n) with every dM[k] symmetric")
+    n = as_array(c["dM"], "dM", (None, None, None)).shape[0]
+    dM = as_array(c["dM"], "dM", (n, n, n))
+    for k in range(n):
+        as_symmetric(dM[k], f"dM[{k}]", n)
     as_vector(c["qd"], "qd", n)
 
 
