@@ -11,9 +11,10 @@
   :func:`grade_submission`): the sandboxed children, their protocol, the
   two groups (with and without ``lib``), restarts after a crash;
 * :mod:`grader.scoring`: an exercise's cases judged, its score and feedback
-  (:func:`judge_case`, :func:`format_report`);
-* :mod:`grader.kinds`: the exercise kinds, one class each, carrying their own
-  checking, feedback and public/hidden behaviour.
+  (:func:`~grader.scoring.score_exercise`, :func:`format_report`);
+* :mod:`grader.kinds`: the exercise kinds, one class each (:data:`KINDS`),
+  carrying their own checking, feedback and public/hidden behaviour
+  (:func:`judge_case`: one case judged by its exercise's kind).
 
 Import from the module that does the job; the names below stay importable as
 ``grader.core.<name>`` for scripts and tests written before the split.
@@ -24,8 +25,9 @@ from __future__ import annotations
 from . import compare as cmp  # noqa: F401  (grader.core.cmp: the one comparison)
 from . import runner  # noqa: F401  (grader.core.runner: the one answer reader)
 from .expected import ExpectedCase, expected_cases
+from .kinds import HIDDEN_DESIGN_FAILED, KINDS, judge_case
 from .safe_text import printable, safe_text, scrub
-from .scoring import HIDDEN_DESIGN_FAILED, NOT_GRADED_ERROR, format_report, judge_case, judge_design
+from .scoring import NOT_GRADED_ERROR, format_report
 from .session import (BUDGET_USED, GRADER_VERSION, LIB_FREE_NOTE, GradeOptions, grade_submission,
                       grader_error_message, new_report, submission_identity)
 from .spec import load_chapter  # noqa: F401  (GradeOptions loads a chapter named by its name)
@@ -34,10 +36,10 @@ from .submission import (MAX_SUBMISSION_BYTES, SUPPORTED, SubmissionError, bound
                          read_limited, read_submission)
 
 __all__ = [
-    "BUDGET_USED", "ExpectedCase", "GRADER_VERSION", "GradeOptions", "HIDDEN_DESIGN_FAILED",
+    "BUDGET_USED", "ExpectedCase", "GRADER_VERSION", "GradeOptions", "HIDDEN_DESIGN_FAILED", "KINDS",
     "LIB_FREE_NOTE", "MAX_SUBMISSION_BYTES", "NOT_GRADED_ERROR", "SUPPORTED", "SubmissionError",
     "bound_names", "cell_label", "expected_cases", "first_refused_import", "format_report",
-    "grade_submission", "grader_error_message", "heading_of", "judge_case", "judge_design",
+    "grade_submission", "grader_error_message", "heading_of", "judge_case",
     "labelled_code_cells", "new_report", "notebook_cells", "printable", "read_limited",
     "read_submission", "safe_text", "scrub", "submission_identity",
 ]

@@ -217,23 +217,13 @@ def graded_namespace(answer, name: str, with_lib: bool, cells=None):
 
 
 def _concept_lines(ex, res, lines):
-    """A choice or a quantity: how the answer was read; never whether it is right."""
-    from .runner import describe_dimension
-
+    """A concept check (one answer, no public case): how the answer was read; never whether it is right."""
     got = res["cases"][0]
     if not got["ok"]:
         lines.append(f"  your answer: FAIL {got['error']}")
-    elif ex.kind == "choice":
-        shown = ", ".join(ex.options[i] for i in got["value"])
-        lines.append(f"  your answer reads as: {shown}")
     else:
-        si, dims = got["value"][0], got["value"][1:]
-        want = runner.to_quantity(f"1 {ex.unit}")[1:]
-        lines.append(f"  your answer reads as {si:.6g} {describe_dimension(dims)} (SI units)")
-        if dims != want:
-            lines.append(f"      FAIL: its unit is not one of this quantity ({describe_dimension(want)}, e.g. {ex.unit})")
-    kind = "a choice" if ex.kind == "choice" else "a number with a unit"
-    lines.append(f"  0 of 0 public cases pass ({kind} has none). 1 hidden case is graded later "
+        lines.extend(ex.read_back(got["value"]))
+    lines.append(f"  0 of 0 public cases pass ({ex.answer_noun} has none). 1 hidden case is graded later "
                  "by the instructor's grader; this check is not your score.")
 
 
@@ -272,13 +262,11 @@ def check_exercise(chapter_name: str, name: str, answer) -> CheckResult:
     passed = 0
     for i, (case, got) in enumerate(zip(public, res["cases"]), start=1):
         if got["ok"]:
-            from .scoring import judge_case
-
-            r = judge_case(ex, case["expected"], case["inputs"], got["value"], True)
+            r = ex.judge_case(case["expected"], case["inputs"], got["value"], True)
         else:
             r = cmp.CaseResult(False, got["error"])
         passed += r.passed
-        order = list(getattr(ex, "args", ())) or list(getattr(ex, "symbols", ()))
+        order = list(ex.input_names)
         keys = [k for k in order if k in case["inputs"]] + [k for k in case["inputs"] if k not in order]
         shown_inputs = ", ".join(f"{k}={case['inputs'][k]}" for k in keys)
         lines.append(f"  public case {i}: {'ok  ' if r.passed else 'FAIL'} inputs: {shown_inputs}")

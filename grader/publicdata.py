@@ -17,10 +17,9 @@ from .spec import Chapter
 
 def public_data(chapter: Chapter, solutions=None) -> dict:
     cases = expected_cases(chapter, solutions, chapter.seed)
-    # A design's reference is one of many right answers, and showing it would be the answer:
-    # its public cases carry the inputs only (the inline check runs the public judge).
+    # Each kind says what a public case may show (a design's: the inputs only).
     return {
-        ex.name: [{"inputs": c.inputs, "expected": None if ex.kind == "design" else c.expected}
+        ex.name: [{"inputs": c.inputs, "expected": ex.public_expected(c.expected)}
                   for c in cases[ex.name] if c.public]
         for ex in chapter.exercises
     }

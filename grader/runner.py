@@ -566,6 +566,16 @@ def _failed(msg, exc, with_lib):
     return case
 
 
+#: The ways the child reads an answer into plain data; every exercise kind names one
+#: (``answer_reader`` in grader/kinds.py) and sends it as the description's ``kind``.
+ANSWER_READERS = ("function", "expression", "choice", "quantity")
+
+
+def case_count(ex) -> int:
+    """The number of cases in a description: the points of an expression, else the cases."""
+    return len(ex["points"]) if ex["kind"] == "expression" else len(ex["cases"])
+
+
 def run_exercise(ex, namespace, cells=None, with_lib=True):
     """Run one exercise against the names defined in ``namespace``.
 
@@ -582,7 +592,7 @@ def run_exercise(ex, namespace, cells=None, with_lib=True):
     ``lib`` may be imported where this runs).
     """
     name = ex["name"]
-    ncases = len(ex["points"]) if ex["kind"] == "expression" else len(ex["cases"])
+    ncases = case_count(ex)
     if name not in namespace:
         msg = f"`{name}` is not defined: run/keep the cell that defines it and do not rename it"
         failed = every_case_failed(msg, ncases, render=None, missing=msg, kind="name")

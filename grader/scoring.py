@@ -1,9 +1,10 @@
 """Judging and scoring, in the trusted process: the children's plain results against the expected answers.
 
-:func:`score_exercise` makes an exercise's report entry (its cases judged by
-the exercise's kind, :meth:`grader.kinds.Exercise.judge_case`, its score and
-its one-line feedback, led by why a name is missing when a cell stopped
-early); :func:`format_report` is the text the ``grade`` command prints.
+:func:`score_exercise` makes an exercise's report entry: its cases judged
+and named by the exercise's kind (:meth:`grader.kinds.Exercise.judge_case`,
+:meth:`~grader.kinds.Exercise.case_labels`), its score, and its one-line
+feedback, led by why a name is missing when a cell stopped early.
+:func:`format_report` is the text the ``grade`` command prints.
 """
 
 from __future__ import annotations
@@ -57,24 +58,13 @@ def score_exercise(k, ex, cases, result, status) -> ExerciseEntry:
         entry["cases"] = _failed_cases(cases, "malformed")
         return entry
     passed = []
-    hidden_i = 0
-    public_i = 0
     missing_names = {ex.name} if isinstance(result.get("missing"), str) else set()
-    if ex.kind in ("choice", "quantity"):
-        hidden_i = -1  # one answer, no public case: labelled "your answer"
-    for case, ret in zip(cases, got):
-        if case.public:
-            public_i += 1
-            label = f"public case {public_i}"
-        elif hidden_i < 0:
-            label = "your answer"
-        else:
-            hidden_i += 1
-            label = f"hidden case {hidden_i}"
+    labels = ex.case_labels([case.public for case in cases])
+    for case, ret, label in zip(cases, got, labels):
         if not isinstance(ret, dict):
             res = cmp.CaseResult(False, "malformed result")
         elif ret.get("ok") is True and "value" in ret:
-            res = judge_case(ex, case.expected, case.inputs, ret["value"], case.public)
+            res = ex.judge_case(case.expected, case.inputs, ret["value"], case.public)
         else:
             err = ret.get("error")
             message = str(err)[:600] if isinstance(err, str) else "failed"
@@ -112,36 +102,6 @@ def _missing_cause(names: set, failures: list) -> str | None:
         if names & bound_names(f.get("source", ""), f.get("line")):
             return runner.cause_text(f["label"], f["line"], f["kind"], f["module"], f["error"])
     return None
-
-
-#: A hidden design case that fails: its inputs and requirements are not shown (README, "Security model").
-HIDDEN_DESIGN_FAILED = ("the design does not meet the requirements of this hidden case "
-                        "(inputs and requirements of hidden cases are not shown)")
-
-
-def judge_design(ex, inputs, value) -> tuple[bool, str]:
-    """Run a design exercise's trusted judge on plain data; never raises."""
-    if not cmp.is_plain(value) or isinstance(value, bool):
-        return False, "the design could not be read as numbers"
-    try:
-        ok, why = ex.judge(inputs, value)
-    except Exception as exc:  # a design the judge cannot even simulate fails, it is not a grader error
-        return False, f"the design could not be checked ({type(exc).__name__}: {str(exc)[:200]})"
-    return bool(ok), str(why)[:600]
-
-
-def judge_case(ex, expected, inputs, value, public: bool):
-    """One case's result(s): a CaseResult, or a list of them (a multiple select with partial credit)."""
-    if ex.kind == "choice":
-        return cmp.compare_choice(expected, value, options=list(ex.options), multi=ex.multi, partial=ex.partial)
-    if ex.kind == "quantity":
-        return cmp.compare_quantity(expected, value, rtol=ex.rtol, atol=ex.atol)
-    if ex.kind == "design":
-        ok, why = judge_design(ex, inputs, value)
-        if not public:  # the judge's words name the case's inputs and limits: never shown for a hidden case
-            return cmp.CaseResult(ok, "passed" if ok else HIDDEN_DESIGN_FAILED)
-        return cmp.CaseResult(ok, why if ok or why else "the design does not meet the requirements")
-    return cmp.compare(expected, value, rtol=ex.rtol, atol=ex.atol, public=public)
 
 
 def format_report(report: Report) -> str:

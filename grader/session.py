@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from . import sandbox, spec
+from . import runner, sandbox, spec
 from .expected import expected_cases
 from .report import Report
 from .safe_text import safe_text, scrub
@@ -296,7 +296,7 @@ def _plain_value(value, depth=0) -> bool:
 
 def _validated_result(msg, desc) -> dict:
     """The child's result for one exercise, checked field by field (raises ProtocolError)."""
-    n = len(desc["points"]) if desc["kind"] == "expression" else len(desc["cases"])
+    n = runner.case_count(desc)
     cases = msg.get("cases")
     bad = sandbox.ProtocolError(f"a malformed result for `{desc['name']}`")
     if not isinstance(cases, list) or len(cases) != n:

@@ -13,7 +13,8 @@ import pytest
 from scipy.integrate import quad, solve_ivp
 from scipy.optimize import brentq
 
-from grader.compare import compare, compare_choice, compare_quantity
+from grader.compare import compare
+from grader.kinds import compare_choice, compare_quantity
 from grader.runner import to_choice, to_quantity
 from grader.spec import load_chapter, load_solutions
 from lib import hydroelastic as hy
