@@ -256,7 +256,7 @@ class DesignExercise(FunctionExercise):
 
 
 @dataclass
-class _OneAnswer(Exercise):
+class ConceptExercise(Exercise):
     """A concept check: one answer read once, no public case, labelled "your answer"."""
 
     concept = True
@@ -296,7 +296,7 @@ def compare_choice(expected, returned, *, options, multi: bool, partial: bool) -
 
 
 @dataclass
-class ChoiceExercise(_OneAnswer):
+class ChoiceExercise(ConceptExercise):
     """Multiple choice (``multi=False``: one letter) or multiple select (a set of letters).
 
     The student assigns ``name = "B"`` (or ``{"A", "C"}``). The child only
@@ -343,7 +343,7 @@ def compare_quantity(expected, returned, *, rtol: float, atol: float) -> CaseRes
 
 
 @dataclass
-class QuantityExercise(_OneAnswer):
+class QuantityExercise(ConceptExercise):
     """A number with a unit: the student assigns ``name = "0.35 mm"`` (or ``(0.35, "mm")``).
 
     ``unit`` names the expected kind of quantity by one of its units (``"m"``,

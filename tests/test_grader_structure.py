@@ -59,7 +59,7 @@ def test_each_kind_class_implements_the_interface(name):
     for method in ("case_inputs", "child_description"):  # the base class only raises NotImplementedError
         assert getattr(cls, method) is not getattr(kinds.Exercise, method), (name, method)
     if cls.concept:  # one answer and no public case: the inline check says how it was read
-        assert cls.read_back is not kinds._OneAnswer.read_back and cls.answer_noun != "an answer"
+        assert cls.read_back is not kinds.ConceptExercise.read_back and cls.answer_noun != "an answer"
     chapter, ex = _examples()[name]
     cases = ex.case_inputs(chapter.seed)
     assert cases and all(isinstance(public, bool) for public, _ in cases)
