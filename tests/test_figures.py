@@ -241,11 +241,12 @@ def test_rnea_figure_at_rest_carries_the_weight():
     text, readout, d = _show("rnea_wrenches", q1_deg=90.0, q2_deg=0.0, q3_deg=0.0)
     assert text == "AT REST: gravity alone"
     # upright: no torque, and round-off does not print as -0.00
-    assert "joint torques tau: (0.00, 0.00, 0.00) N m" in readout and "-0.00" not in readout
+    assert "torques tau (N m): (0.00, 0.00, 0.00)" in readout and "-0.00" not in readout
     # the base joint carries the whole arm, joint 3 the last link: 58.86, 29.43 and 9.81 N
     np.testing.assert_allclose(d["forces"], [[0.0, 6.0 * GRAVITY], [0.0, 3.0 * GRAVITY], [0.0, GRAVITY]],
                                atol=1e-12)
-    assert "(58.86, 29.43, 9.81) N" in readout and "weight of the arm: 58.86 N" in readout
+    assert "joint forces |f_i| (N): (58.86, 29.43, 9.81)" in readout
+    assert "weight of the arm (N): 58.86" in readout
     # the velocity terms are quadratic in the rate: the same torques at -qd
     a, b = cf.rnea_wrenches_data(qd=2.0), cf.rnea_wrenches_data(qd=-2.0)
     np.testing.assert_allclose(a["tau"], b["tau"], rtol=1e-12)
@@ -302,7 +303,7 @@ def test_lagrange_terms_split_by_rate():
     np.testing.assert_allclose(flipped["tau_coriolis"], -both["tau_coriolis"], rtol=1e-15)
     text, readout, d = _show("lagrange_terms", q1_deg=90.0, q2_deg=0.0, qd1=0.0, qd2=0.0, qdd1=0.0, qdd2=0.0)
     assert text == "tau = (0.00, 0.00) N m" and d["state"] == "static" and "-0.00" not in readout
-    assert "mass matrix M_11, M_12, M_22: (1.333, 0.417, 0.167) kg m^2" in readout  # 4/3, 5/12, 1/6 at q2 = 0
+    assert "M_11, M_12, M_22 (kg m^2): (1.333, 0.417, 0.167)" in readout  # 4/3, 5/12, 1/6 at q2 = 0
     with pytest.raises(DynamicsInputError, match="qdd2"):
         cf.lagrange_terms_data(qdd2="fast")
 

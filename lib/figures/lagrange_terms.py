@@ -126,20 +126,13 @@ def lagrange_terms_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]
     """
     instance_of(data, dict, "data")
     c, M = data["christoffel"], data["M"]
-
-    def torque(key: str) -> str:
-        return f"{fr.vector_text(data[key], 2)} N m"
-
     rows = [
-        ("inertial M qdd", torque("tau_inertial")),
-        ("centrifugal c_ijj qd_j^2", torque("tau_centrifugal")),
-        ("Coriolis 2 c_i12 qd_1 qd_2", torque("tau_coriolis")),
-        ("gravity g(q)", torque("tau_gravity")),
-        ("sum tau", torque("tau")),
-        ("Christoffel c_122, c_211",
-         f"{fr.vector_text([c[0, 1, 1], c[1, 0, 0]], 3)} kg m^2"),
-        ("mass matrix M_11, M_12, M_22",
-         f"{fr.vector_text([M[0, 0], M[0, 1], M[1, 1]], 3)} kg m^2"),
+        ("inertial M qdd (N m)", fr.vector_text(data["tau_inertial"], 2)),
+        ("centrifugal (N m)", fr.vector_text(data["tau_centrifugal"], 2)),
+        ("Coriolis (N m)", fr.vector_text(data["tau_coriolis"], 2)),
+        ("gravity g(q) (N m)", fr.vector_text(data["tau_gravity"], 2)),
+        ("c_122, c_211 (kg m^2)", fr.vector_text([c[0, 1, 1], c[1, 0, 0]], 3)),
+        ("M_11, M_12, M_22 (kg m^2)", fr.vector_text([M[0, 0], M[0, 1], M[1, 1]], 3)),
     ]
     return f"tau = {fr.vector_text(data['tau'], 2)} N m", data["state"], rows
 

@@ -135,12 +135,11 @@ def rnea_wrenches_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]
     static = data["state"] == "static"
     text = "AT REST: gravity alone" if static else "MOVING: gravity and motion"
     rows = [
-        ("joint torques tau", f"{fr.vector_text(data['tau'], 2)} N m"),
-        ("gravity part g(q)", f"{fr.vector_text(data['tau_gravity'], 2)} N m"),
-        ("motion part M qdd + C qd", f"{fr.vector_text(data['tau_motion'], 2)} N m"),
-        ("force across each joint |f_i|",
-         f"{fr.vector_text(data['force_norms'], 2)} N"),
-        ("weight of the arm", f"{data['weight']:.2f} N"),
+        ("torques tau (N m)", fr.vector_text(data["tau"], 2)),
+        ("gravity part g(q)", fr.vector_text(data["tau_gravity"], 2)),
+        ("motion part M qdd + C qd", fr.vector_text(data["tau_motion"], 2)),
+        ("joint forces |f_i| (N)", fr.vector_text(data["force_norms"], 2)),
+        ("weight of the arm (N)", f"{data['weight']:.2f}"),
     ]
     return text, data["state"], rows
 

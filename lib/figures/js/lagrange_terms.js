@@ -54,14 +54,12 @@ const FIGURE = {
   describe(d) {
     const c = d.christoffel; const M = d.M;
     return {text: `tau = ${vectorText(d.tau, 2)} N m`, key: d.state, rows: [
-      ["inertial M qdd", `${vectorText(d.tau_inertial, 2)} N m`],
-      ["centrifugal c_ijj qd_j^2", `${vectorText(d.tau_centrifugal, 2)} N m`],
-      ["Coriolis 2 c_i12 qd_1 qd_2", `${vectorText(d.tau_coriolis, 2)} N m`],
-      ["gravity g(q)", `${vectorText(d.tau_gravity, 2)} N m`],
-      ["sum tau", `${vectorText(d.tau, 2)} N m`],
-      ["Christoffel c_122, c_211", `${vectorText([c[0][1][1], c[1][0][0]], 3)} kg m^2`],
-      ["mass matrix M_11, M_12, M_22",
-       `${vectorText([M[0][0], M[0][1], M[1][1]], 3)} kg m^2`],
+      ["inertial M qdd (N m)", vectorText(d.tau_inertial, 2)],
+      ["centrifugal (N m)", vectorText(d.tau_centrifugal, 2)],
+      ["Coriolis (N m)", vectorText(d.tau_coriolis, 2)],
+      ["gravity g(q) (N m)", vectorText(d.tau_gravity, 2)],
+      ["c_122, c_211 (kg m^2)", vectorText([c[0][1][1], c[1][0][0]], 3)],
+      ["M_11, M_12, M_22 (kg m^2)", vectorText([M[0][0], M[0][1], M[1][1]], 3)],
     ]};
   },
   draw(d) {

@@ -65,11 +65,11 @@ const FIGURE = {
     const text = d.state === "static"
       ? "AT REST: gravity alone" : "MOVING: gravity and motion";
     return {text, key: d.state, rows: [
-      ["joint torques tau", `${vectorText(d.tau, 2)} N m`],
-      ["gravity part g(q)", `${vectorText(d.tau_gravity, 2)} N m`],
-      ["motion part M qdd + C qd", `${vectorText(d.tau_motion, 2)} N m`],
-      ["force across each joint |f_i|", `${vectorText(d.force_norms, 2)} N`],
-      ["weight of the arm", `${fmt(d.weight, 2)} N`],
+      ["torques tau (N m)", vectorText(d.tau, 2)],
+      ["gravity part g(q)", vectorText(d.tau_gravity, 2)],
+      ["motion part M qdd + C qd", vectorText(d.tau_motion, 2)],
+      ["joint forces |f_i| (N)", vectorText(d.force_norms, 2)],
+      ["weight of the arm (N)", fmt(d.weight, 2)],
     ]};
   },
   draw(d) {
@@ -103,7 +103,7 @@ const FIGURE = {
     bars.legend(items, {corner: "below"});
     const tau = vectorText(d.tau, 1);
     return [
-      arm.svg(`planar three-link arm, the forces across its joints; torques ${tau} N m`),
+      arm.svg(`planar three-link arm and the forces across its joints`),
       bars.svg(`joint torques ${tau} N m, split into gravity and motion parts`)];
   },
 };
