@@ -486,3 +486,9 @@ def test_show_figure_glues_the_static_picture_and_returns_the_live_panel(monkeyp
     static = cf.show_figure("pyramid", live=False, k=6)
     assert static.axes[0].get_title() == "3D cone and n_d = 6 pyramids"
     assert cf.show_figure("pyramid", glue="xx_fig_pyr", live=False) is None
+    # ncols lays the cases out as static_figure does: one column stacks them
+    two = [dict(f_t=1.0), dict(f_t=3.0, f_n=4.0)]
+    side_by_side = cf.show_figure("cone2d", cases=two, live=False)
+    stacked = cf.show_figure("cone2d", cases=two, live=False, ncols=1)
+    wide, tall = side_by_side.get_size_inches(), stacked.get_size_inches()
+    assert wide[0] == 2 * tall[0] and tall[1] == 2 * wide[1]

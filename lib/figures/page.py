@@ -100,7 +100,7 @@ def static_figure(figure: str | FigureSpec, cases: Sequence[dict] | None = None,
 
 
 def show_figure(figure: str | FigureSpec, cases: Sequence[dict] | None = None, *, glue: str | None = None,
-                live: bool = True, **initial: Any) -> Any:
+                live: bool = True, ncols: int | None = None, **initial: Any) -> Any:
     """Put a figure into a page: glue its static picture and return its live panel.
 
     ``initial`` sets controls of the live panel (the rest start from the
@@ -108,7 +108,9 @@ def show_figure(figure: str | FigureSpec, cases: Sequence[dict] | None = None, *
     ``cases`` (default: the panel's starting state) is glued under that name
     for myst-nb's figure glue directive (:func:`lib.common.glue_figure`). With
     ``live=False`` there is no panel: the static picture is returned (shown
-    where the cell stands) unless it was glued.
+    where the cell stands) unless it was glued. ``ncols`` lays the cases out
+    as in :func:`static_figure` (one column keeps wide figures legible on a
+    phone).
 
     Returns
     -------
@@ -126,7 +128,7 @@ def show_figure(figure: str | FigureSpec, cases: Sequence[dict] | None = None, *
         instance_of(glue, str, "glue")
     picture = None
     if glue is not None or not live:
-        picture = static_figure(spec, [values] if cases is None else cases)
+        picture = static_figure(spec, [values] if cases is None else cases, ncols=ncols)
     if glue is not None:
         from ..common import glue_figure
 
