@@ -1,6 +1,8 @@
 # Two entry points for a fresh machine with Python 3.11 (see README.md):
 #   make book   install what the book needs and build it into _build/html
 #   make test   install what the tests need and run the whole test suite
+#   make pdf    the whole book as one PDF, _build/html/robot-dynamics.pdf
+#   make test-pdf  build that PDF and run its test (tests/test_pdf.py); CI runs it
 # Both create a virtual environment in .venv (override with VENV=...).
 
 PYTHON ?= python3
@@ -13,14 +15,23 @@ PIP    := $(BIN)/python -m pip
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: book test install-book install-test browser benchmark clean
+.PHONY: book test pdf test-pdf install-book install-test browser benchmark clean
 
 # tools/build_book.py is jupyter-book build with the chapters executed in parallel.
 book: install-book
 	$(BIN)/python tools/build_book.py build . --warningiserror --keep-going
 
+# The PDF takes minutes to print, so its test runs in test-pdf (CI runs both).
 test: install-test browser
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --ignore=tests/test_pdf.py
+
+# One PDF of the book (tools/build_pdf.py): a single-page HTML build that
+# reuses make book's execution cache, printed offline by Debian's Chromium.
+pdf: book browser install-test
+	$(BIN)/python tools/build_pdf.py
+
+test-pdf: pdf
+	BOOK_PDF=_build/html/robot-dynamics.pdf $(BIN)/python -m pytest tests/test_pdf.py
 
 install-book: $(VENV)/.book-installed
 install-test: $(VENV)/.test-installed
@@ -33,8 +44,11 @@ $(VENV)/.book-installed: requirements/book.txt pyproject.toml
 	$(PIP) install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.test-installed: $(VENV)/.book-installed requirements/test.txt
+# axe-core for tests/test_accessibility.py, from the npm registry at the
+# version tools/axe/package-lock.json pins (read from node_modules, no CDN).
+$(VENV)/.test-installed: $(VENV)/.book-installed requirements/test.txt tools/axe/package-lock.json
 	$(PIP) install --quiet -r requirements/test.txt
+	npm ci --prefix tools/axe --no-audit --no-fund --silent
 	touch $@
 
 # Debian's Chromium for the browser tests (needs root or sudo; skipped when present).

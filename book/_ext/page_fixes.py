@@ -6,12 +6,22 @@
   duplicate scripts from each page.
 - Load ``theme-fixes.js`` (the visible sidebar buttons did nothing, and a
   first visit logged a console error; see that file) and ``responsive.css`` (wide equations and tables scroll inside
-  the column on a phone instead of widening the page).
+  the column on a phone instead of widening the page), and ``print.css``
+  (the printed book and ``make pdf``: no live-figure area, hidden code
+  stays hidden).
+- Accessibility (WCAG 2.1 AA, checked by ``tests/test_accessibility.py``):
+  the navigation's expand buttons (``<summary>`` holding only a chevron) get
+  a name, "Sections of <page>"; a hidden code cell's ``<summary>`` loses
+  myst-nb's ``aria-label`` "Toggle hidden content", so its name is the text
+  the reader sees ("Show code cell source"); the bibliography's entries are
+  ``listitem`` s of docutils' ``role="list"`` (docutils gives them the
+  deprecated ``doc-biblioentry``, which a list may not contain). The
+  JavaScript-only buttons are fixed in ``theme-fixes.js``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from sphinx.application import Sphinx
 
@@ -47,10 +57,67 @@ def _on_page_context(app: Sphinx, pagename: str, templatename: str,
         context["script_files"][:] = dedupe_scripts(context["script_files"])
 
 
+#: (what docutils/myst-nb write, what the page gets) in every page's body.
+BODY_FIXES = (
+    ('<summary aria-label="Toggle hidden content">', "<summary>"),
+    ('role="doc-biblioentry"', 'role="listitem"'),
+)
+
+
+def name_nav_summaries(nav: Any) -> Any:
+    """Give each navigation ``<summary>`` that holds only a chevron the name "Sections of <page>".
+
+    ``nav`` is what pydata-sphinx-theme 0.17.1's ``generate_toctree_html``
+    returns (a BeautifulSoup tree for the sidebar); a page with sub-pages is
+    ``<li><a>Title</a><details><summary><span class="toctree-toggle">``.
+
+    >>> from bs4 import BeautifulSoup
+    >>> nav = BeautifulSoup('<li><a href="a.html">A <em>b</em></a><details><summary>'
+    ...                     '<span></span></summary></details></li>', "html.parser")
+    >>> str(name_nav_summaries(nav).summary)
+    '<summary aria-label="Sections of A b"><span></span></summary>'
+    """
+    for summary in nav.select("li > details > summary"):
+        link = summary.parent.parent.find("a", recursive=False)
+        if link is not None and not summary.get_text(strip=True) and not summary.get("aria-label"):
+            summary["aria-label"] = "Sections of " + " ".join(link.get_text().split())
+    return nav
+
+
+def fix_body(body: str) -> str:
+    """The page body with :data:`BODY_FIXES` applied.
+
+    >>> fix_body('<div role="list"><div class="citation" role="doc-biblioentry">')
+    '<div role="list"><div class="citation" role="listitem">'
+    """
+    for old, new in BODY_FIXES:
+        body = body.replace(old, new)
+    return body
+
+
+def _named_nav(generate: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(kind: str, *args: Any, **kwargs: Any) -> Any:
+        result = generate(kind, *args, **kwargs)
+        return name_nav_summaries(result) if hasattr(result, "select") else result
+
+    return wrapper
+
+
+def _on_page_context_a11y(app: Sphinx, pagename: str, templatename: str,
+                          context: dict[str, Any], doctree: Any) -> None:
+    if isinstance(context.get("body"), str):
+        context["body"] = fix_body(context["body"])
+    # After the theme's handler (priority 500) has put its function in the context.
+    if "generate_toctree_html" in context:
+        context["generate_toctree_html"] = _named_nav(context["generate_toctree_html"])
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_js_file("theme-fixes.js")
     app.add_css_file("responsive.css")
+    app.add_css_file("print.css", media="print")
     # Early: Sphinx stops calling html-page-context handlers at the first one
     # that returns a template name.
     app.connect("html-page-context", _on_page_context, priority=100)
+    app.connect("html-page-context", _on_page_context_a11y, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -85,3 +85,28 @@ document.addEventListener("DOMContentLoaded", () => {
     return result;
   };
 });
+
+/* 4. Names of the theme's JavaScript-only buttons (WCAG 2.5.3, label in name;
+ * tests/test_accessibility.py). The search field's aria-label "Search" left
+ * out its visible shortcut ("Search Ctrl+K"): without it the name is the text
+ * the reader sees. The colour-mode button shows one icon, named by Font
+ * Awesome ("Light", "Dark", "System Settings"), under the aria-label "Color
+ * mode": the name says both and follows the mode as the button cycles it.
+ */
+const MODE_NAMES = {light: "Light", dark: "Dark", auto: "System Settings"};
+
+function nameModeButtons() {
+  const mode = MODE_NAMES[document.documentElement.dataset.mode] || MODE_NAMES.auto;
+  for (const button of document.querySelectorAll(".theme-switch-button")) {
+    button.setAttribute("aria-label", `Color mode: ${mode}`);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll(".search-button-field[aria-label]")) {
+    button.removeAttribute("aria-label");
+  }
+  nameModeButtons();
+  new MutationObserver(nameModeButtons).observe(document.documentElement,
+    {attributes: true, attributeFilter: ["data-mode"]});
+});

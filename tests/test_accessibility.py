@@ -1,0 +1,169 @@
+"""Every page of the built book against WCAG 2.1 A and AA, in light and in dark mode.
+
+axe-core (the npm package pinned in ``tools/axe/package.json`` and its lock
+file, installed by ``make install-test`` with ``npm ci --prefix tools/axe``) is
+read from ``tools/axe/node_modules`` and injected into each built page, opened
+offline in headless Chromium. The page is shown in the mode the reader picks
+with the theme's switcher (pydata-sphinx-theme stores ``mode`` and ``theme``
+in ``localStorage`` and sets ``data-mode`` / ``data-theme`` on ``<html>``),
+with the live figures drawn and MathJax done, and axe runs the rules tagged
+``wcag2a``, ``wcag2aa``, ``wcag21a`` and ``wcag21aa``. A failure lists each
+violated rule with its number of elements and the first selectors.
+
+The counts of a build, per rule and mode, without pytest::
+
+    .venv/bin/python tests/test_accessibility.py <output>/_build/html
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from conftest import ROOT, BookBuild, TocPage, block_network, toc_pages  # noqa: E402
+
+AXE_JS = ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+MODES = ("light", "dark")
+NAV_TIMEOUT_MS = 60_000
+#: Selectors shown per violated rule in a failure message.
+SHOWN_TARGETS = 3
+
+#: Set the mode before the page's own scripts run, as the theme's switcher
+#: leaves it for the next page (pydata-sphinx-theme reads localStorage at load).
+MODE_INIT_JS = """
+(() => {
+  try { localStorage.setItem('mode', '%(mode)s'); localStorage.setItem('theme', '%(mode)s'); }
+  catch (e) {}
+})();
+"""
+
+#: Wait until the page is as a reader sees it: MathJax typeset, the live
+#: figures drawn (each .cf-live gets data-frame once drawn), images loaded.
+SETTLE_JS = r"""
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const views = document.querySelectorAll(
+      'script[type="application/vnd.jupyter.widget-view+json"]').length;
+  const deadline = Date.now() + 30000;
+  while (views && document.querySelectorAll('.cf-live[data-frame]').length < views
+         && Date.now() < deadline) {
+    await new Promise(r => setTimeout(r, 100));
+  }
+  await Promise.all([...document.images].map(img => img.complete ? null :
+      new Promise(r => { img.addEventListener('load', r); img.addEventListener('error', r); })));
+  return {theme: document.documentElement.dataset.theme || '',
+          mode: document.documentElement.dataset.mode || ''};
+}
+"""
+
+RUN_AXE_JS = """
+async (tags) => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags},
+                                          resultTypes: ['violations']});
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    targets: v.nodes.map(n => n.target.join(' ')),
+  }));
+}
+"""
+
+
+def axe_violations(browser, html_file: Path, mode: str) -> list[dict]:
+    """Open ``html_file`` offline in ``mode`` and return axe's WCAG 2.1 A/AA violations."""
+    if not AXE_JS.is_file():
+        pytest.fail(f"{AXE_JS} is missing: run `make install-test` (npm ci --prefix tools/axe)")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=mode)
+    block_network(context)
+    context.add_init_script(MODE_INIT_JS % {"mode": mode})
+    try:
+        page = context.new_page()
+        page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+        shown = page.evaluate(SETTLE_JS)
+        if shown["theme"] != mode:
+            raise AssertionError(f"{html_file.name}: asked for {mode} mode, the page shows {shown}")
+        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+        return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
+    finally:
+        context.close()
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        shown = ", ".join(v["targets"][:SHOWN_TARGETS])
+        more = f" (+{len(v['targets']) - SHOWN_TARGETS} more)" if len(v["targets"]) > SHOWN_TARGETS else ""
+        lines.append(f"  {v['id']} ({v['impact']}): {len(v['targets'])} element(s): {shown}{more}; {v['help']}")
+    return "\n".join(lines)
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("book")
+@pytest.mark.parametrize("mode", MODES)
+def test_page_meets_wcag21_aa(book_build: BookBuild, browser, toc_page: TocPage, mode: str) -> None:
+    assert book_build.returncode == 0, book_build.report()
+    violations = axe_violations(browser, book_build.html_dir / toc_page.html, mode)
+    assert not violations, (
+        f"{toc_page.docname} ({mode} mode): axe-core finds {len(violations)} WCAG 2.1 A/AA "
+        f"rule(s) violated:\n{describe(violations)}"
+    )
+
+
+@pytest.mark.browser
+def test_axe_finds_a_planted_violation(browser, tmp_path: Path) -> None:
+    """The check is live: an unlabelled button and grey-on-white text are reported."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        '<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><main>'
+        '<button><svg width="10" height="10"></svg></button>'
+        '<p style="color:#bbb;background:#fff">faint text</p></main></body></html>'
+    )
+    found = {v["id"] for v in axe_violations_plain(browser, page)}
+    assert {"button-name", "color-contrast"} <= found, found
+
+
+def axe_violations_plain(browser, html_file: Path) -> list[dict]:
+    """axe on a page without the book's theme (no mode to set)."""
+    context = browser.new_context()
+    block_network(context)
+    try:
+        page = context.new_page()
+        page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+        return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
+    finally:
+        context.close()
+
+
+def main(html_dir: Path) -> int:
+    """Print the violations per mode, rule and page of a build; return their total."""
+    from playwright.sync_api import sync_playwright
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+
+    total = 0
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for mode in MODES:
+            rules: Counter[str] = Counter()
+            pages: dict[str, set[str]] = {}
+            for toc_page in toc_pages():
+                for v in axe_violations(browser, html_dir / toc_page.html, mode):
+                    rules[v["id"]] += len(v["targets"])
+                    pages.setdefault(v["id"], set()).add(toc_page.docname)
+            print(f"{mode}: {sum(rules.values())} element(s), {len(rules)} rule(s)")
+            for rule, count in rules.most_common():
+                print(f"  {rule}: {count} element(s) on {len(pages[rule])} page(s): "
+                      + ", ".join(sorted(p.rsplit("/", 1)[-1] for p in pages[rule])))
+            total += sum(rules.values())
+        browser.close()
+    return total
+
+
+if __name__ == "__main__":
+    sys.exit(1 if main(Path(sys.argv[1]).resolve()) else 0)
