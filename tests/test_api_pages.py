@@ -36,3 +36,18 @@ def test_every_api_page_has_a_row_and_a_toc_entry() -> None:
     assert not rows - pages, f"rows of lib-api.md pointing at no page: {sorted(rows - pages)}"
     missing = sorted(p for p in pages if f"book/appendix/api/{p}" not in in_toc)
     assert not missing, f"API pages not in _toc.yml: {missing}"
+
+
+def test_every_section_lib_names_is_a_label_of_the_book() -> None:
+    """A docstring's :ref:`sec-...` is a label some page of the book defines (checked here,
+    without a build, for every module, also those no API page renders)."""
+    labels = set()
+    for page in (ROOT / "book").rglob("*.md"):
+        labels |= set(re.findall(r"^\(([\w-]+)\)=\s*$", page.read_text(), re.M))
+    named = {}
+    for path in (ROOT / "lib").rglob("*.py"):
+        for label in re.findall(r":ref:`(?:[^`<]*<)?([\w-]+)>?`", path.read_text()):
+            named.setdefault(label, path.relative_to(ROOT).as_posix())
+    assert {"sec-rn-tree", "sec-lg-energy"} <= set(named)  # the scan finds lib's references
+    missing = sorted(f"{label} ({where})" for label, where in named.items() if label not in labels)
+    assert not missing, f"lib refers to sections no page defines: {missing}"

@@ -21,6 +21,7 @@ chapter, with every ``{numref}`` showing the number its caption shows.
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from html.parser import HTMLParser
@@ -64,6 +65,7 @@ EXERCISE_SETS = [
     for path in sorted((ROOT / "exercises").glob("*.md"))
 ]
 MATH_SOURCES = PAGES + EXERCISE_SETS
+NOTEBOOK_PAGES = [p for p in PAGES if "```{code-cell}" in (ROOT / f"{p.docname}.md").read_text()]
 
 
 @functools.cache
@@ -129,6 +131,42 @@ def test_glue_bookkeeping_is_hidden(page: TocPage) -> None:
         f"{page.docname}: glue calls in visible code cells (move them to a cell tagged "
         "remove-input or remove-cell):\n" + "\n".join(visible)
     )
+
+
+#: the glue calls of the pages (lib.common's and myst-nb's, and the pages' short names)
+GLUE_FUNCTIONS = {"glue", "glue_number", "glue_text", "gnum", "gtext"}
+
+
+def _literal_glues(source: str) -> list[str]:
+    """The glue calls of ``source`` whose value is a number typed into the call."""
+    code = "\n".join(line for line in source.splitlines()
+                     if not line.lstrip().startswith(("%", "!")))  # IPython magics
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in GLUE_FUNCTIONS and len(node.args) >= 2):
+            continue
+        value = node.args[1]
+        if isinstance(value, ast.UnaryOp):
+            value = value.operand
+        if isinstance(value, ast.Constant) and isinstance(value.value, (int, float)):
+            found.append(ast.unparse(node))
+    return found
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=_ids(NOTEBOOK_PAGES))
+def test_no_glued_number_is_typed_into_its_glue_call(page: TocPage) -> None:
+    """A glued number is the variable the computation used, never a number typed twice."""
+    typed = [call for cell in _notebook(page).cells if cell.cell_type == "code"
+             for call in _literal_glues(cell.source)]
+    assert not typed, (f"{page.docname}: glue the variable the computation uses:\n"
+                       + "\n".join(typed))
+
+
+def test_the_literal_glue_scan_can_fail() -> None:
+    assert _literal_glues('gnum("xx_a", 2.0); glue_number("xx_b", -1)\n%time f()') == [
+        "gnum('xx_a', 2.0)", "glue_number('xx_b', -1)"]
+    assert not _literal_glues('gnum("xx_a", N_MAX); gnum("xx_t", ops[-1] / ops[-2])')
 
 
 @pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))

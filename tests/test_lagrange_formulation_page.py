@@ -14,7 +14,6 @@ recursion, whose cost per link is constant.
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import jupytext
@@ -27,46 +26,6 @@ from lib.models.planar_chain import planar_chain_dynamics
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "book" / "dynamics" / "lagrange-formulation.md"
-GLUE_FUNCTIONS = {"gnum", "gtext", "glue", "glue_number", "glue_text"}
-
-
-def _literal_glues(source: str) -> list[str]:
-    """The glue calls of ``source`` whose value is a number typed into the call."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in GLUE_FUNCTIONS and len(node.args) >= 2):
-            continue
-        value = node.args[1]
-        if isinstance(value, ast.UnaryOp):
-            value = value.operand
-        if isinstance(value, ast.Constant) and isinstance(value.value, (int, float)):
-            found.append(ast.unparse(node))
-    return found
-
-
-def test_no_glued_number_is_typed_into_the_glue_call():
-    nb = jupytext.read(PAGE)
-    typed = [call for cell in nb.cells if cell.cell_type == "code"
-             for call in _literal_glues(cell.source)]
-    assert not typed, "glue the variable the computation uses:\n" + "\n".join(typed)
-
-
-def test_the_literal_glue_scan_can_fail():
-    assert _literal_glues('gnum("lg_x", 2.0); gnum("lg_y", -1)') == [
-        "gnum('lg_x', 2.0)", "gnum('lg_y', -1)"]
-    assert not _literal_glues('gnum("lg_x", N_MAX); gnum("lg_t", ops[-1] / ops[-2])')
-
-
-def test_every_label_lib_refers_to_is_on_the_page():
-    labels = set(re.findall(r"^\((sec-lg-[\w-]+)\)=", PAGE.read_text(), re.M))
-    named = set()
-    for path in (ROOT / "lib").rglob("*.py"):
-        named |= set(re.findall(r":ref:`(sec-lg-[\w-]+)`", path.read_text()))
-    assert "sec-lg-energy" in named  # the scan finds lib's references
-    assert named <= labels, sorted(named - labels)
-
-
 def _page_functions(*names: str) -> dict:
     """The page's own definitions of ``names`` (top-level functions of its code cells)."""
     namespace = {"sp": sp, "np": np}

@@ -10,7 +10,6 @@ that lib's docstrings refer to exist on the page.
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
@@ -23,48 +22,6 @@ from lib.models.robots import load_robot
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "book" / "dynamics" / "recursive-newton-euler.md"
-GLUE_FUNCTIONS = {"gnum", "gtext", "glue", "glue_number", "glue_text"}
-
-
-def _literal_glues(source: str) -> list[str]:
-    """The glue calls of ``source`` whose value is a number typed into the call."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in GLUE_FUNCTIONS and len(node.args) >= 2):
-            continue
-        value = node.args[1]
-        if isinstance(value, ast.UnaryOp):
-            value = value.operand
-        if isinstance(value, ast.Constant) and isinstance(value.value, (int, float)):
-            found.append(ast.unparse(node))
-    return found
-
-
-def test_no_glued_number_is_typed_into_the_glue_call():
-    nb = jupytext.read(PAGE)
-    typed = [call for cell in nb.cells if cell.cell_type == "code"
-             for call in _literal_glues(cell.source)]
-    assert not typed, "glue the variable the computation uses:\n" + "\n".join(typed)
-
-
-def test_the_literal_glue_scan_can_fail():
-    assert _literal_glues('gnum("rn_x", 2.0); gnum("rn_y", -1)') == [
-        "gnum('rn_x', 2.0)", "gnum('rn_y', -1)"]
-    assert not _literal_glues('gnum("rn_x", weight); gnum("rn_t", 1e6 * t_lib)')
-
-
-def test_every_label_lib_refers_to_is_on_the_page():
-    labels = set(re.findall(r"^\((sec-rn-[\w-]+)\)=", PAGE.read_text(), re.M))
-    named = set()
-    for path in (ROOT / "lib").rglob("*.py"):
-        named |= set(re.findall(r":ref:`(sec-rn-[\w-]+)`", path.read_text()))
-    required = {"sec-rn-tree", "sec-rn-forward", "sec-rn-backward", "sec-rn-bias",
-                "sec-rn-mass-matrix", "sec-rn-robots", "sec-rn-crosscheck", "sec-rn-urdf"}
-    assert "sec-rn-tree" in named  # the scan finds lib's references
-    assert (required | named) <= labels, sorted((required | named) - labels)
-
-
 def test_the_parent_is_not_lambda_on_the_page():
     """lambda is the book's Lagrange multiplier (notation page); a tree's parent is pa(i)."""
     maths = " ".join(re.findall(r"\$([^$]+)\$", PAGE.read_text()))
