@@ -4,8 +4,9 @@
 minutes, so ``make test`` leaves this file out) builds the PDF with ``make
 pdf`` and points ``BOOK_PDF`` at it. Without ``BOOK_PDF`` the PDF is built
 from this run's fresh book build (``book_build``: the singlehtml build reuses
-its execution cache, so no chapter runs twice). It is read with pypdf: a sane number of pages, every chapter's heading and the
-notation and bibliography pages in the text, no unresolved reference
+its execution cache, so no chapter runs twice). Every built page's download
+menu links it. Read with pypdf: a sane number of pages, every chapter's
+heading and the notation and bibliography pages in the text, no unresolved reference
 (``??``), no missing glyph (a character drawn with glyph 0, ``.notdef``, the
 box a font shows for a character it lacks) and no replacement character.
 ``test_glyph_check_*`` show that the glyph check catches a ``.notdef``.
@@ -84,6 +85,22 @@ def notdef_glyphs(reader: PdfReader) -> list[str]:
                     if data and any(data[i:i + 2] == b"\0\0" for i in range(0, len(data) - 1, 2)):
                         found.append(f"page {number}, font {font.get('/BaseFont')}")
     return found
+
+
+@pytest.mark.book
+@pytest.mark.browser
+@pytest.mark.xdist_group("book")
+def test_every_page_links_the_pdf(book_pdf: Path) -> None:
+    """The download menu of each built page links the PDF (relative, so a copied book keeps it)."""
+    html_dir = book_pdf.parent
+    problems = []
+    for page in sorted(html_dir.glob("book/**/*.html")):
+        hrefs = re.findall(r'href="([^"]*' + re.escape(book_pdf.name) + ')"', page.read_text(encoding="utf-8"))
+        if not hrefs:
+            problems.append(f"{page.relative_to(html_dir)}: no link to {book_pdf.name}")
+        elif any((page.parent / href).resolve() != book_pdf for href in hrefs):
+            problems.append(f"{page.relative_to(html_dir)}: {hrefs} is not {book_pdf}")
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.book

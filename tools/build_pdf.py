@@ -17,7 +17,7 @@ Usage::
    MathJax error or an image that did not load, and prints the page
    (``book/_static/print.css``: no navigation, no live-figure area; each
    live figure's static picture stays) to ``DIR/_build/html/robot-dynamics.pdf``,
-   where the HTML book's link to it points (the landing page).
+   where every page's download menu links it (``book/_ext/page_fixes.py``).
 
 ``--no-build`` prints an existing singlehtml build again.
 """
@@ -32,7 +32,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-PDF_NAME = "robot-dynamics.pdf"
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from page_fixes import BOOK_PDF as PDF_NAME  # noqa: E402  (the name the download menu links)
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -8,7 +8,8 @@
   first visit logged a console error; see that file) and ``responsive.css`` (wide equations and tables scroll inside
   the column on a phone instead of widening the page), and ``print.css``
   (the printed book and ``make pdf``: no live-figure area, hidden code
-  stays hidden).
+  stays hidden); the download menu of every page links the whole book's
+  PDF (``make pdf`` writes it next to the HTML).
 - Accessibility (WCAG 2.1 AA, checked by ``tests/test_accessibility.py``):
   the navigation's expand buttons (``<summary>`` holding only a chevron) get
   a name, "Sections of <page>"; a hidden code cell's ``<summary>`` loses
@@ -103,6 +104,24 @@ def _named_nav(generate: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+#: The whole book as one PDF, written by ``make pdf`` (tools/build_pdf.py) at
+#: the top of the HTML output; every page's download menu links it.
+BOOK_PDF = "robot-dynamics.pdf"
+
+
+def _add_book_pdf(context: dict[str, Any]) -> None:
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "download-buttons":
+            group["buttons"].append({
+                "type": "link",
+                "url": context["pathto"](BOOK_PDF, 1),
+                "text": "book .pdf",
+                "tooltip": "The whole book as one PDF",
+                "icon": "fas fa-book",
+                "label": "download-book-pdf-button",
+            })
+
+
 def _on_page_context_a11y(app: Sphinx, pagename: str, templatename: str,
                           context: dict[str, Any], doctree: Any) -> None:
     if isinstance(context.get("body"), str):
@@ -110,6 +129,8 @@ def _on_page_context_a11y(app: Sphinx, pagename: str, templatename: str,
     # After the theme's handler (priority 500) has put its function in the context.
     if "generate_toctree_html" in context:
         context["generate_toctree_html"] = _named_nav(context["generate_toctree_html"])
+    # After sphinx-book-theme's (priority 501) has made the download menu.
+    _add_book_pdf(context)
 
 
 def setup(app: Sphinx) -> dict[str, object]:
