@@ -150,7 +150,13 @@ def test_run_autograder_gives_full_marks_to_the_reference_solutions(installed_bu
 
 
 def test_every_chapter_grades_with_the_bundle_python(installed_bundle, tmp_path):
-    """lib and the grader work on that Python for every chapter's reference solutions."""
+    """lib and the grader work on Gradescope's default Python (3.10, Ubuntu 22.04) for every
+    chapter's reference solutions. 3.10 is the oldest Python the bundle supports, so code too new
+    for it fails here, and the whole suite runs on 3.11; on 3.12 the bundle grades one chapter's
+    reference solutions (the test above) and one submission as `grade` does (below), which keeps
+    a minute and a half of grading out of the suite."""
+    if installed_bundle["minor"] != "3.10":
+        pytest.skip("every chapter is graded on Gradescope's default Python, 3.10")
     env = dict(installed_bundle["env"], PYTHONPATH=str(REPO))
     for chapter in chapter_names():
         sub = tmp_path / f"{chapter}.py"

@@ -15,12 +15,12 @@ It clones this repository's committed HEAD into a temporary folder (with the
   - **build**: the one book build the suite shares (its own timer,
     ``book-build.json`` in pytest's run folder);
   - **browser and book tests**: the tests marked ``browser`` or ``book``
-    (they run on one worker, after the build);
-  - **unit tests**: everything else (on the other worker, at the same time).
+    (most share the build and run on one worker, after it);
+  - **unit tests**: everything else (spread over both workers).
 
-The stage times of the tests are sums of the tests' own durations on their
-worker; the suite's wall time is less than their sum because the two workers
-run side by side. Prints a Markdown table for README's "How fast it is".
+The stage times of the tests are sums of the tests' own durations; the
+suite's wall time is about half their total, because two workers run side by
+side. Prints a Markdown table for README's "How fast it is".
 """
 
 from __future__ import annotations
@@ -117,8 +117,8 @@ def main() -> int:
     print("| --- | --- |")
     print(f"| install (`make install-test`, pip cache warm) | {install:.0f} s |")
     print(f"| book build inside the suite (chapters executed in parallel) | {build_record['seconds']:.0f} s |")
-    print(f"| book and browser tests after the build (one worker) | {browser - build_record['seconds']:.0f} s |")
-    print(f"| unit tests (the other worker, alongside) | {unit:.0f} s |")
+    print(f"| book and browser tests, without the build (sum of test times) | {browser - build_record['seconds']:.0f} s |")
+    print(f"| unit tests (sum of test times, both workers) | {unit:.0f} s |")
     print(f"| whole suite, wall time (`pytest -n 2`, {len(durations)} tests) | {suite:.0f} s |")
     print(f"| install + suite | {install + suite:.0f} s |")
     if not args.keep:
