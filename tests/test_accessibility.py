@@ -140,6 +140,76 @@ def axe_violations_plain(browser, html_file: Path) -> list[dict]:
         context.close()
 
 
+#: The page with the most live figures (every control kind: sliders, log sliders, options).
+LESSON = "book/dynamics/contact-and-friction.html"
+
+LIVE_A11Y_JS = r"""
+() => [...document.querySelectorAll('.cf-live')].map(root => ({
+  figure: root.dataset.figure,
+  sliders: [...root.querySelectorAll('input[type=range]')].map(i => ({
+    name: i.dataset.name, valuetext: i.getAttribute('aria-valuetext'),
+    shown: i.closest('.cf-control').querySelector('output').textContent})),
+  readout: (t => ({tabindex: t.getAttribute('tabindex'), label: t.getAttribute('aria-label'),
+                   live: t.getAttribute('aria-live')}))(root.querySelector('.cf-readout')),
+  state: (s => ({key: s.dataset.key, role: s.getAttribute('role'), text: s.textContent,
+                 colour: getComputedStyle(s).color, marker: getComputedStyle(s).borderLeftColor,
+                 markerWidth: parseFloat(getComputedStyle(s).borderLeftWidth)}))(root.querySelector('.cf-state')),
+}))
+"""
+
+
+def _rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+@pytest.mark.browser
+@pytest.mark.xdist_group("book")
+def test_live_figures_for_keyboard_and_screen_readers(book_build: BookBuild, browser) -> None:
+    """Every live figure of the lesson: each slider announces the value it shows (with its
+    unit), the readout is a polite live region that can be focused and has a name, the
+    state is a status in words, drawn in the text colour with its key colour as a marker,
+    and a slider moved by the keyboard shows its focus and announces the new value."""
+    from lib.figures import STATE_COLORS
+
+    assert book_build.returncode == 0, book_build.report()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    block_network(context)
+    try:
+        page = context.new_page()
+        page.goto((book_build.html_dir / LESSON).as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+        page.evaluate(SETTLE_JS)
+        figures = page.evaluate(LIVE_A11Y_JS)
+        assert figures, f"no live figure on {LESSON}"
+        problems = []
+        for fig in figures:
+            name = fig["figure"]
+            problems += [f"{name}.{s['name']}: aria-valuetext {s['valuetext']!r}, shows {s['shown']!r}"
+                         for s in fig["sliders"] if s["valuetext"] != s["shown"]]
+            readout = fig["readout"]
+            if readout["tabindex"] != "0" or not readout["label"] or readout["live"] != "polite":
+                problems.append(f"{name}: readout {readout} (want tabindex 0, a label, aria-live polite)")
+            state = fig["state"]
+            if state["role"] != "status" or not state["text"].strip():
+                problems.append(f"{name}: state {state} is not a status in words")
+            if state["markerWidth"] <= 0 or state["marker"] != _rgb(STATE_COLORS[state["key"]]):
+                problems.append(f"{name}: state marker {state['marker']} ({state['markerWidth']} px), "
+                                f"want {STATE_COLORS[state['key']]}")
+        assert not problems, "\n".join(problems)
+
+        slider = page.locator('.cf-live[data-figure="cone2d"] input[type=range]').first
+        slider.focus()
+        before = slider.get_attribute("aria-valuetext")
+        page.keyboard.press("ArrowRight")
+        after = slider.get_attribute("aria-valuetext")
+        outline = slider.evaluate("el => [el.matches(':focus-visible'), getComputedStyle(el).outlineStyle, "
+                                  "parseFloat(getComputedStyle(el).outlineWidth)]")
+        assert after != before, f"ArrowRight left the slider's announced value at {before!r}"
+        assert outline[0] and outline[1] != "none" and outline[2] >= 2, f"no visible focus: {outline}"
+    finally:
+        context.close()
+
+
 def main(html_dir: Path) -> int:
     """Print the violations per mode, rule and page of a build; return their total."""
     from playwright.sync_api import sync_playwright

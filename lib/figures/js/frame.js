@@ -441,7 +441,11 @@ function buildControl(spec, value, onChange, uid) {
     + ` min="${spec.min}" max="${spec.max}" step="${spec.step}" value="${position}">`;
   const input = wrap.querySelector("input");
   const out = wrap.querySelector("output");
-  const show = () => { out.textContent = showValue(spec, controlValue(spec, input)) + (spec.unit ? ` ${spec.unit}` : ""); };
+  // A screen reader announces the value the reader sees (a log slider's position is an exponent).
+  const show = () => {
+    out.textContent = showValue(spec, controlValue(spec, input)) + (spec.unit ? ` ${spec.unit}` : "");
+    input.setAttribute("aria-valuetext", out.textContent);
+  };
   input.addEventListener("input", () => { show(); onChange(); });
   show();
   return {wrap, get: () => controlValue(spec, input),
@@ -487,7 +491,10 @@ function liveRender(FIGURE) {
       // slider) are not the notebook's keyboard shortcuts (see also CONTROL_KEYS).
       + '<div class="cf-controls" data-lm-suppress-shortcuts="true"></div>'
       + '<div class="cf-body"><div class="cf-pictures" aria-live="off"></div>'
-      + '<div class="cf-side"><div class="cf-state" role="status"></div><table class="cf-readout"><tbody></tbody>'
+      // The readout is announced as it changes, and can be focused (it scrolls when it is
+      // wider than the column).
+      + '<div class="cf-side"><div class="cf-state" role="status"></div>'
+      + '<table class="cf-readout" tabindex="0" aria-live="polite" aria-label="Readout"><tbody></tbody>'
       + "</table></div></div>";
     const box = root.querySelector(".cf-controls");
     box.addEventListener("keydown", (event) => { if (CONTROL_KEYS.has(event.key)) event.stopPropagation(); });
@@ -511,7 +518,8 @@ function liveRender(FIGURE) {
         text = `not allowed: ${err.message}`; key = "error";
       }
       state.textContent = text;
-      state.style.color = STATE_COLORS[key] || "#333";
+      // The state in words, in the text colour; its colour marks it (frame.css).
+      state.style.setProperty("--cf-key", STATE_COLORS[key] || "#333");
       state.dataset.key = key;
       patchRows(body, rows);
       // A refused setting keeps the last picture, greyed out.
