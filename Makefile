@@ -2,7 +2,7 @@
 #   make book   install what the book needs and build it into _build/html
 #   make test   install what the tests need and run the whole test suite
 #   make pdf    the whole book as one PDF, _build/html/robot-dynamics.pdf
-#   make test-pdf  build that PDF and run its test (tests/test_pdf.py); CI runs it
+#   make test-pdf  build that PDF and run its test alone (make test runs it too)
 # Both create a virtual environment in .venv (override with VENV=...).
 
 PYTHON ?= python3
@@ -21,15 +21,17 @@ export OMP_NUM_THREADS ?= 1
 book: install-book
 	$(BIN)/python tools/build_book.py build . --warningiserror --keep-going
 
-# The PDF takes minutes to print, so its test runs in test-pdf (CI runs both).
+# The suite builds the book once and shares it: the browser, accessibility and
+# PDF tests (tests/test_pdf.py prints the PDF from that build's executed notebooks).
 test: install-test browser
-	$(BIN)/python -m pytest -n 2 --ignore=tests/test_pdf.py
+	$(BIN)/python -m pytest -n 2
 
 # One PDF of the book (tools/build_pdf.py): a single-page HTML build that
 # reuses make book's execution cache, printed offline by Debian's Chromium.
 pdf: book browser install-test
 	$(BIN)/python tools/build_pdf.py
 
+# The PDF's test alone, on the PDF make pdf wrote.
 test-pdf: pdf
 	BOOK_PDF=_build/html/robot-dynamics.pdf $(BIN)/python -m pytest tests/test_pdf.py
 

@@ -1,10 +1,9 @@
 """The book as one PDF (``make pdf``, ``tools/build_pdf.py``).
 
-``make test-pdf`` (which CI runs after ``make test``; the printing takes
-minutes, so ``make test`` leaves this file out) builds the PDF with ``make
-pdf`` and points ``BOOK_PDF`` at it. Without ``BOOK_PDF`` the PDF is built
-from this run's fresh book build (``book_build``: the singlehtml build reuses
-its execution cache, so no chapter runs twice). Every built page's download
+In ``make test`` (and CI) the PDF is printed from this run's fresh book build
+(``book_build``: the singlehtml build reuses its execution cache, so no
+chapter runs twice). ``make test-pdf`` builds the PDF with ``make pdf`` and
+points ``BOOK_PDF`` at it. Every built page's download
 menu links it. Read with pypdf: a sane number of pages, every chapter's
 heading and the notation and bibliography pages in the text, no unresolved reference
 (``??``), no missing glyph (a character drawn with glyph 0, ``.notdef``, the
