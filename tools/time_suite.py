@@ -63,10 +63,13 @@ def _durations(junit: Path) -> dict[str, float]:
 
 
 def _node_to_junit(nodeid: str) -> str:
-    """``tests/test_x.py::test_y[p]`` as JUnit names it: ``tests.test_x::test_y[p]``."""
+    """``tests/test_x.py::test_y[p]`` as JUnit names it: ``tests.test_x::test_y[p]``
+    (a test in a class: ``tests.test_x.TestC::test_y``)."""
     path, _, rest = nodeid.partition("::")
     module = path[:-3].replace("/", ".") if path.endswith(".py") else path
-    return f"{module}::{rest.replace('::', '.')}" if "::" in rest else f"{module}::{rest}"
+    function, bracket, params = rest.partition("[")
+    *classes, name = function.split("::")
+    return f"{'.'.join([module, *classes])}::{name}{bracket}{params}"
 
 
 def _function(key: str) -> str:
