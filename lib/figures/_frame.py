@@ -19,7 +19,8 @@ from matplotlib.figure import Figure, FigureBase
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
-__all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "label_beside", "line", "fill", "fan", "nice_ceil",
+__all__ = ["COLORS", "STATE_COLORS", "new_axes", "arrow", "planar_arm",
+           "label_beside", "line", "fill", "fan", "nice_ceil",
            "stacked_bars", "vector_text", "fit_equal", "gravity_mark"]
 
 #: One colour per physical quantity, shared by every figure, static and live.
@@ -226,6 +227,18 @@ def fit_equal(ax: Any, points: Any, pad: float) -> None:
     ax.set_xlim(center[0] - half, center[0] + half)
     ax.set_ylim(center[1] - half, center[1] + half)
     ax.set_aspect("equal")
+
+
+def planar_arm(ax, points, reach: float, joint_keys) -> None:
+    """A planar arm on ``ax``: its base, links through ``points`` (joints, then the tip), each
+    joint a dot in ``COLORS[key]`` for ``key`` in ``joint_keys``, and the tip a small dot."""
+    b = 0.08 * reach
+    fill(ax, [-b, b, b, -b], [0.0, 0.0, -0.75 * b, -0.75 * b], COLORS["ground"], alpha=0.35)
+    line(ax, points[:, 0], points[:, 1], color="#555555", lw=5, solid_capstyle="round",
+         zorder=2)
+    for point, key in zip(points, joint_keys):
+        line(ax, *point, marker="o", ls="none", color=COLORS[key], ms=9, zorder=3)
+    line(ax, *points[-1], marker="o", ls="none", color="#333333", ms=4, zorder=3)
 
 
 def gravity_mark(ax: Any) -> None:

@@ -161,15 +161,7 @@ def draw_lagrange_terms(data: dict, ax: Any = None) -> Figure:
     fig, axes = fr.new_axes(ax, (9.0, 4.2), ncols=2)
     arm, bars = axes
     pts = data["points"]
-    b = 0.08 * data["reach"]
-    fr.fill(arm, [-b, b, b, -b], [0.0, 0.0, -0.75 * b, -0.75 * b], fr.COLORS["ground"],
-            alpha=0.35)
-    fr.line(arm, pts[:, 0], pts[:, 1], color="#555555", lw=5, solid_capstyle="round",
-            zorder=2)
-    for i, key in enumerate(("joint1", "joint2")):
-        fr.line(arm, *pts[i], marker="o", ls="none", color=fr.COLORS[key], ms=9,
-                zorder=3)
-    fr.line(arm, *pts[2], marker="o", ls="none", color="#333333", ms=4, zorder=3)
+    fr.planar_arm(arm, pts, data["reach"], ("joint1", "joint2"))
     fr.gravity_mark(arm)
     fr.fit_equal(arm, pts, 0.15 * data["reach"])
     arm.set_xticks([])

@@ -170,17 +170,10 @@ def draw_rnea_wrenches(data: dict, ax: Any = None) -> Figure:
     arm, bars = axes
     pts = data["points"]
     reach = data["reach"]
-    b = 0.08 * reach
-    fr.fill(arm, [-b, b, b, -b], [0.0, 0.0, -0.75 * b, -0.75 * b], fr.COLORS["ground"],
-            alpha=0.35)
-    fr.line(arm, pts[:, 0], pts[:, 1], color="#555555", lw=5, solid_capstyle="round",
-            zorder=2)
+    fr.planar_arm(arm, pts, reach, _JOINT_KEYS)
     for i, key in enumerate(_JOINT_KEYS):
-        fr.line(arm, *pts[i], marker="o", ls="none", color=fr.COLORS[key], ms=9,
-                zorder=3)
         fr.arrow(arm, pts[i], data["arrows"][i], fr.COLORS[key], width=2.2,
                  label=f"$f_{i + 1}$")
-    fr.line(arm, *pts[3], marker="o", ls="none", color="#333333", ms=4, zorder=3)
     fr.gravity_mark(arm)
     fr.fit_equal(arm, np.vstack([pts, pts[:3] + data["arrows"]]), 0.12 * reach)
     arm.set_xticks([])
