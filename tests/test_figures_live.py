@@ -406,3 +406,137 @@ def test_live_figures_refuse_an_unknown_control() -> None:
     with pytest.raises(OutOfRangeError, match=r"no control named \['force'\] in the figure 'cone2d'"):
         live.LiveFigure("cone2d", force=1.0)
     assert live.LiveFigure("cone2d", mu=0.9).values["mu"] == 0.9
+
+
+# ---------------------------------------------------------------- every reader (issue 23.2)
+
+#: (figure, control) -> settings in which one keyboard step of that control changes what
+#: is announced (the state or the readout); elsewhere the step may change nothing computed.
+ANNOUNCED_WHERE: dict[tuple[str, str], dict[str, Any]] = {
+    ("ramp", "mu_k"): {"alpha_deg": 39.0},    # kinetic friction acts once the block slips
+    ("ramp", "beta_deg"): {"push": 0.5},      # the push's angle matters when there is a push
+    ("ball_drop", "e"): {"model": "impulse"},  # the penalty model has no restitution coefficient
+    ("fingertip", "mu"): {"mu": 0.1},          # the friction cone limits the LP optimum
+}
+#: Controls that change the view only (the picture changes, no computed number does).
+VIEW_ONLY = {("pyramid", "azimuth_deg")}
+
+#: Before the figure, a button to start tabbing from; returns the figure's controls in order.
+SENTINEL_JS = r"""
+(name) => {
+  const root = document.querySelector(`.cf-live[data-figure="${name}"]`);
+  let start = document.getElementById(`before-${name}`);
+  if (!start) {
+    start = document.createElement("button");
+    start.id = `before-${name}`;
+    start.textContent = `before ${name}`;
+    root.parentElement.insertBefore(start, root);
+  }
+  return [...new Set([...root.querySelectorAll('[data-name]')].map(i => i.dataset.name))];
+}
+"""
+
+#: What the focused element is, whether its focus shows, and what a screen reader gets.
+FOCUSED_JS = r"""
+(name) => {
+  const root = document.querySelector(`.cf-live[data-figure="${name}"]`);
+  const el = document.activeElement;
+  const inside = root.contains(el);
+  const ring = el.type === "radio" ? el.closest("label") : el;
+  const style = getComputedStyle(ring);
+  const chosen = [...root.querySelectorAll('input[type=radio]:checked')].map(r => r.value);
+  const labels = [...root.querySelectorAll('.cf-choice label')].map(l => ({
+    checked: l.querySelector('input').checked, weight: Number(getComputedStyle(l).fontWeight)}));
+  return {
+    inside, name: inside ? (el.dataset.name || el.className) : el.id || el.tagName,
+    type: el.type || "", value: el.value, valuetext: el.getAttribute("aria-valuetext"),
+    shown: el.type === "range" ? el.closest(".cf-control").querySelector("output").textContent : null,
+    focusVisible: el.matches(":focus-visible"), outline: [style.outlineStyle, parseFloat(style.outlineWidth),
+                                                          style.outlineColor],
+    chosen, labels,
+    announced: root.querySelector('.cf-state').textContent + " | " + root.querySelector('.cf-readout').textContent,
+    live: [root.querySelector('.cf-readout').getAttribute("aria-live"),
+           root.querySelector('.cf-state').getAttribute("role")],
+    group: [root.getAttribute("role"), document.getElementById(root.getAttribute("aria-labelledby"))?.textContent],
+    picture: root.querySelector('.cf-pictures').innerHTML,
+  };
+}
+"""
+
+
+def _luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2.1) of a CSS ``rgb(...)``/``rgba(...)`` colour."""
+    channels = [float(c) / 255 for c in colour[colour.index("(") + 1:-1].split(",")[:3]]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two CSS colours."""
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _tab_to(page: Any, name: str, steps: int) -> dict[str, Any]:
+    """Focus the button before the figure, press Tab ``steps`` times; what is focused."""
+    page.focus(f"#before-{name}")
+    for _ in range(steps):
+        page.keyboard.press("Tab")
+    return page.evaluate(FOCUSED_JS, name)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_every_control_works_from_the_keyboard(bare_page, name: str) -> None:
+    """Tab reaches every control of the figure (one stop per option group) and then its
+    readout, each showing a focus ring of at least 2 px that stands out from the page
+    (3:1); an arrow key moves each control; a slider announces the value it shows, with its
+    unit (aria-valuetext), and the new value after the key; the state (a status) or the
+    readout (a polite live region) announces the change; a chosen option is marked by
+    more than its colour (its radio dot and bold words)."""
+    page = bare_page
+    start = FIGURES[name][2][0]
+    names = page.evaluate(SENTINEL_JS, name)
+    spec_names = [c["name"] for c in cf.FIGURES[name].controls]
+    assert names == spec_names
+    order = []
+    for steps in range(1, len(names) + 3):
+        focused = _tab_to(page, name, steps)
+        if not focused["inside"]:
+            break
+        order.append(focused["name"])
+        assert focused["focusVisible"] and focused["outline"][0] != "none" and focused["outline"][1] >= 2, \
+            f"{name}: {focused['name']} shows no focus ring: {focused['outline']}"
+        assert contrast(focused["outline"][2], "rgb(255, 255, 255)") >= 3, focused["outline"]
+    assert order == [*names, "cf-readout"], f"{name}: Tab reaches {order}"
+    assert focused["live"] == ["polite", "status"], focused["live"]
+    assert focused["group"] == ["group", cf.FIGURES[name].title], focused["group"]
+
+    for steps, control in enumerate(names, start=1):
+        drive(page, name, {**start, **ANNOUNCED_WHERE.get((name, control), {})})
+        before = _tab_to(page, name, steps)
+        assert before["name"] == control
+        at_top = before["type"] == "range" and float(before["value"]) >= float(
+            page.locator(f'.cf-live[data-figure="{name}"] [data-name="{control}"]').get_attribute("max"))
+        page.keyboard.press("ArrowLeft" if at_top else "ArrowRight")
+        after = page.evaluate(FOCUSED_JS, name)
+        assert after["name"] == control, f"{name}: the arrow key moved the focus to {after['name']}"
+        where = f"{name}.{control} from {before['value']}"
+        if before["type"] == "range":
+            assert after["value"] != before["value"], f"{where}: the arrow key did not move the slider"
+            assert before["valuetext"] == before["shown"] and after["valuetext"] == after["shown"], \
+                f"{where}: announces {after['valuetext']!r}, shows {after['shown']!r}"
+            assert after["valuetext"] != before["valuetext"], f"{where}: announces {after['valuetext']!r} still"
+            unit = next(c for c in cf.FIGURES[name].controls if c["name"] == control)["unit"]
+            assert after["valuetext"].endswith(unit), f"{where}: {after['valuetext']!r} has no unit {unit!r}"
+        else:
+            assert after["chosen"] != before["chosen"], f"{where}: the arrow key left the option"
+            weights = {label["checked"]: label["weight"] for label in after["labels"]}
+            assert weights[True] > weights[False], f"{where}: the chosen option differs in colour only"
+        if (name, control) in VIEW_ONLY:
+            assert after["picture"] != before["picture"], f"{where}: the view did not change"
+        else:
+            assert after["announced"] != before["announced"], \
+                f"{where}: nothing announced changed ({after['announced']!r})"
+    drive(page, name, start)
+    assert not page.errors, page.errors

@@ -436,8 +436,12 @@ function buildControl(spec, value, onChange, uid) {
             set: (v) => { for (const r of group.querySelectorAll("input")) r.checked = r.value === v; }};
   }
   const position = spec.kind === "log" ? Math.log10(value) : value;
+  // The slider's name is its label; the value it shows is announced by the slider itself
+  // (aria-valuetext), so the <output> beside the label is hidden from screen readers (it
+  // would make the name change with every step, and is a live region of its own).
   wrap.innerHTML = `<label for="${id}"><span class="cf-label">${esc(spec.label)}${esc(unit)}</span>`
-    + `<output for="${id}"></output></label><input id="${id}" type="range" data-name="${spec.name}" data-kind="${spec.kind}"`
+    + `<output for="${id}" aria-hidden="true"></output></label><input id="${id}" type="range"`
+    + ` data-name="${spec.name}" data-kind="${spec.kind}"`
     + ` min="${spec.min}" max="${spec.max}" step="${spec.step}" value="${position}">`;
   const input = wrap.querySelector("input");
   const out = wrap.querySelector("output");
@@ -486,7 +490,10 @@ function liveRender(FIGURE) {
     const specs = model.get("controls");
     const constants = model.get("constants") || {};
     const start = model.get("values");
-    root.innerHTML = `<div class="cf-title">${esc(model.get("title"))}</div>`
+    // One named group: a screen reader says which figure a control belongs to.
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-labelledby", `${uid}-title`);
+    root.innerHTML = `<div class="cf-title" id="${uid}-title">${esc(model.get("title"))}</div>`
       // data-lm-suppress-shortcuts: in JupyterLab, keys pressed on a control (arrows on a
       // slider) are not the notebook's keyboard shortcuts (see also CONTROL_KEYS).
       + '<div class="cf-controls" data-lm-suppress-shortcuts="true"></div>'
