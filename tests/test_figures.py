@@ -28,7 +28,7 @@ from conftest import ROOT  # noqa: E402
 from lib import contact_sim, friction  # noqa: E402
 from lib import figures as cf  # noqa: E402
 from lib.figures import ball_drop, cone2d, fingertip as finger_figure, pyramid, ramp  # noqa: E402
-from lib.figures import lagrange_terms, rnea_wrenches  # noqa: E402
+from lib.figures import inertia_ellipse, lagrange_terms, rnea_wrenches  # noqa: E402
 from lib.errors import DynamicsInputError, UnreachableTargetError  # noqa: E402
 from lib.models import ball_drop as drop  # noqa: E402
 from lib.models import fingertip  # noqa: E402
@@ -41,6 +41,7 @@ FIGURES = {
     "fingertip": (cf.fingertip_data, cf.fingertip_describe),
     "rnea_wrenches": (cf.rnea_wrenches_data, cf.rnea_wrenches_describe),
     "lagrange_terms": (cf.lagrange_terms_data, cf.lagrange_terms_describe),
+    "inertia_ellipse": (cf.inertia_ellipse_data, cf.inertia_ellipse_describe),
 }
 
 
@@ -308,6 +309,91 @@ def test_lagrange_terms_split_by_rate():
         cf.lagrange_terms_data(qdd2="fast")
 
 
+# ------------------------------------------------- 3.4: the tip's inertia ellipse
+
+ELLIPSE_STATES = [dict(), dict(q1_deg=0.0, q2_deg=90.0), dict(q1_deg=-61.0, q2_deg=101.0),
+                  dict(q1_deg=123.0, q2_deg=-170.0), dict(q1_deg=45.0, q2_deg=1.0)]
+
+
+@pytest.mark.parametrize("values", ELLIPSE_STATES)
+def test_inertia_ellipse_masses_are_the_effective_masses_of_lib(values):
+    # m_min and m_max are what lib.contact_lcp.effective_mass gives along the lightest
+    # and the heaviest direction, and every other direction lies between them.
+    from lib.contact_lcp import effective_mass
+    from lib.models.planar_2r_arm import planar_2r_arm
+
+    d = cf.inertia_ellipse_data(**values)
+    constants = cf.FIGURES["inertia_ellipse"].constant_values()
+    L, m = constants["lengths"], constants["masses"]
+    q = np.radians(d["q_deg"])
+    M_arm, J_arm, tip = planar_2r_arm(q, L, m)  # chapter 3.12's arm: the same M (CRBA here)
+    np.testing.assert_allclose(d["M"], M_arm, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(d["J"], J_arm, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(d["points"][-1], tip, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(d["W"], J_arm @ np.linalg.solve(M_arm, J_arm.T), rtol=1e-12,
+                               atol=1e-12)
+
+    def along(angle_deg):
+        u = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+        return effective_mass(M_arm, u @ J_arm)
+
+    # 1e-10 relative: m_max at q2 = 1 deg is 4.4e3 kg, found through det(W) in the figure
+    # and through u^T W u in effective_mass (measured: 6e-15)
+    assert along(d["light_deg"]) == pytest.approx(d["m_min"], rel=1e-12)
+    assert along(d["heavy_deg"]) == pytest.approx(d["m_max"], rel=1e-10)
+    masses = [along(a) for a in np.linspace(0.0, 180.0, 181)]
+    assert d["m_min"] * (1 - 1e-12) <= min(masses) and max(masses) <= d["m_max"] * (1 + 1e-10)
+    # Lambda = W^-1 has the eigenvalues m_min, m_max
+    np.testing.assert_allclose(np.sort(1.0 / np.linalg.eigvalsh(d["W"])), [d["m_min"], d["m_max"]],
+                               rtol=1e-9)
+    # the ellipse at the tip: Lambda (m_max at most cap) times the unit circle, mass_scale m per kg
+    radius = np.linalg.norm(d["tip_ellipse"] - tip[:, None], axis=0) / d["mass_scale"]
+    assert radius.min() >= d["m_min"] * (1 - 1e-12)
+    assert radius.max() <= min(d["m_max"], d["cap"]) * (1 + 1e-12)
+    if d["m_max"] < d["cap"]:  # a sample of the circle falls near the heavy axis
+        assert radius.max() > 0.99 * d["m_max"]
+    # M is symmetric positive definite, its eigenvalues below M_top (stretched out)
+    assert 0.0 < d["M_eig"][0] <= d["M_eig"][1] <= d["M_top"] * (1 + 1e-12)
+
+
+def test_inertia_ellipse_stretched_and_folded_arm_is_unbounded_along_its_line():
+    for q2 in (0.0, 180.0, -180.0):
+        d = cf.inertia_ellipse_data(q1_deg=30.0, q2_deg=q2)
+        assert d["singular"] and d["m_max"] == math.inf
+        assert d["heavy_deg"] == pytest.approx(30.0, abs=1e-9)  # along shoulder-elbow line
+        u = np.array([math.cos(math.radians(30.0)), math.sin(math.radians(30.0))])
+        # the tip cannot move along the line: no joint rate moves it there (round-off)
+        assert np.max(np.abs(u @ d["J"])) < 1e-15
+        text, key, rows = cf.inertia_ellipse_describe(d)
+        assert key == "singular" and text.endswith("kg to unbounded (J singular)")
+        assert rows[0] == ("heaviest push (tip)", "unbounded along 30 deg")
+        # the drawn band: cap kg along the line, m_min across it
+        assert np.ptp(d["tip_ellipse"][0]) > d["mass_scale"] * d["cap"]
+    # approaching the singularity m_max grows as 1 / sin(q2)^2:
+    # m_max sin(q2)^2 -> det(M) w_max / (l1 l2)^2 (1e-3 apart at 1 and 2 degrees)
+    grow = [cf.inertia_ellipse_data(q2_deg=a)["m_max"] * math.sin(math.radians(a)) ** 2
+            for a in (1.0, 2.0)]
+    assert grow[0] == pytest.approx(grow[1], rel=2e-3)
+    assert cf.inertia_ellipse_data(q2_deg=1.0)["m_max"] > 1e3
+
+
+def test_inertia_ellipse_readout_at_the_right_angle():
+    # q2 = 90 deg: m_min = 2/3 kg and m_max = 8/3 kg (the docstring's example), the light
+    # direction along x at q1 = 0; the readout prints them and M's entries.
+    text, readout, d = _show("inertia_ellipse", q1_deg=0.0, q2_deg=90.0)
+    assert (d["m_min"], d["m_max"]) == (pytest.approx(2 / 3, rel=1e-12), pytest.approx(8 / 3, rel=1e-12))
+    assert text == "tip feels 0.67 to 2.67 kg" and not d["singular"]
+    assert "heaviest push (tip): 2.67 kg along 90 deg" in readout
+    assert "lightest push (tip): 0.67 kg along 0 deg" in readout
+    assert "M_11, M_12, M_22 (kg m^2): (0.833, 0.167, 0.167)" in readout
+    # turning the shoulder turns the ellipse with the arm, the masses stay
+    turned = cf.inertia_ellipse_data(q1_deg=40.0, q2_deg=90.0)
+    assert turned["heavy_deg"] == pytest.approx(130.0, abs=1e-9)
+    assert turned["m_max"] == pytest.approx(d["m_max"], rel=1e-12)
+    with pytest.raises(DynamicsInputError, match="q2_deg"):
+        cf.inertia_ellipse_data(q2_deg="bent")
+
+
 # ----------------------------------------------------------- static pictures
 
 @pytest.mark.parametrize(
@@ -320,6 +406,8 @@ def test_lagrange_terms_split_by_rate():
         (cf.fingertip_data(), cf.draw_fingertip, 2),
         (cf.rnea_wrenches_data(qd=1.0, qdd=3.0), cf.draw_rnea_wrenches, 2),
         (cf.lagrange_terms_data(), cf.draw_lagrange_terms, 2),
+        (cf.inertia_ellipse_data(), cf.draw_inertia_ellipse, 2),
+        (cf.inertia_ellipse_data(q2_deg=0.0), cf.draw_inertia_ellipse, 2),
     ],
 )
 def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):
@@ -337,6 +425,7 @@ def test_the_package_is_the_registered_figure_modules():
     assert [m.FIGURE for m in modules] == list(cf.FIGURES.values())
     assert {ramp, cone2d, pyramid, ball_drop, finger_figure} <= set(modules)  # the lesson's five
     assert {rnea_wrenches, lagrange_terms} <= set(modules)  # chapters 3.2 and 3.3
+    assert inertia_ellipse in modules  # chapter 3.4
     framework = {"COLORS", "STATE_COLORS", "FIGURES", "figure_spec", "static_figure", "show_figure"}
     exported = {name: getattr(cf, name) for name in cf.__all__ if name not in framework}
     assert exported == {name: getattr(m, name) for m in modules for name in m.__all__}

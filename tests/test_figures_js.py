@@ -248,6 +248,36 @@ CASES: dict[str, list[dict[str, Any]]] = {
         {"q1_deg": -137.0, "q2_deg": 23.0, "qd1": 2.7, "qd2": -4.1, "qdd1": 13.5, "qdd2": -6.0},
         {"q1_deg": 61.0, "q2_deg": -152.0, "qd1": -1.3, "qd2": 3.9, "qdd1": -9.5, "qdd2": 17.0},
     ),
+    # The tip's effective masses: m_max = 1 / w_min with w_min = det(W) / w_max, det(W)
+    # = det(J)^2 / det(M) (lib: det J from lib's Jacobian; JS: l1 l2 sin q2), so also
+    # near the stretched arm (q2 = 1 deg, m_max = 4.4e3 kg) they agree inside RTOL
+    # (measured over the grid: 1e-14 relative on m_max, 1e-13 on W's entries); at
+    # sin q2 = 0 (q2 = 0, +-180: J singular) both give m_max = inf.
+    "inertia_ellipse": _grid(
+        {"q1_deg": 30.0, "q2_deg": 60.0},
+        {},
+        {"q1_deg": 0.0, "q2_deg": 0.0},          # q = 0: stretched along x, m_max unbounded
+        {"q2_deg": 0.0},                         # stretched: unbounded along the arm (30 deg)
+        {"q2_deg": 1.0},                         # one step from the singularity
+        {"q2_deg": -1.0},
+        {"q2_deg": 2.0},
+        {"q2_deg": 180.0},                       # folded: the tip at the shoulder, singular
+        {"q2_deg": -180.0},
+        {"q2_deg": 179.0},                       # one step from folded
+        {"q1_deg": -180.0, "q2_deg": -180.0},    # both sliders at their low end
+        {"q1_deg": 180.0, "q2_deg": 180.0},      # both at their high end
+        {"q1_deg": -180.0, "q2_deg": 179.0},
+        {"q1_deg": 0.0, "q2_deg": 90.0},         # m_min = 2/3, m_max = 8/3 kg; axes on x, y
+        {"q1_deg": 0.0, "q2_deg": -90.0},        # the mirror image
+        {"q1_deg": 90.0, "q2_deg": 90.0},        # the heavy direction at the 180/0 seam
+        {"q1_deg": 90.0, "q2_deg": 0.0},         # stretched upwards: unbounded along 90 deg
+        {"q1_deg": -90.0, "q2_deg": 120.0},
+        {"q1_deg": 45.0, "q2_deg": 45.0},
+        {"q1_deg": -135.0, "q2_deg": 150.0},
+        {"q1_deg": 17.0, "q2_deg": -33.0},
+        {"q1_deg": -61.0, "q2_deg": 101.0},
+        {"q1_deg": 123.0, "q2_deg": -170.0},
+    ),
 }
 
 

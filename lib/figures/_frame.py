@@ -64,6 +64,7 @@ STATE_COLORS = {
     "error": "#d62728",
     "static": "#4d4d4d",
     "moving": "#1f6fb4",
+    "singular": "#f59e0b",
 }
 
 
