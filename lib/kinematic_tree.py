@@ -1098,7 +1098,7 @@ def rnea_mass_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray:
     With zero velocity and gravity the RNEA returns ``M(q) a``; a unit
     acceleration of joint ``j`` picks column ``j``. That takes ``nv`` RNEA
     evaluations of O(n) each: O(n^2) work (the composite-rigid-body algorithm
-    of chapter 3.5 saves the repeated passes). The ``nv`` evaluations run
+    of :ref:`sec-ab-crba` saves the repeated passes). The ``nv`` evaluations run
     as one batch of unit accelerations. Explained in
     :ref:`sec-rn-mass-matrix`.
 

@@ -178,7 +178,7 @@ def crba(model: KinematicTree, q: ArrayLike) -> FloatArray:
     Entries of bodies on different branches stay zero. The work is
     ``O(n d)`` for a tree of depth ``d`` (``O(n^2)`` for a chain) and no RNEA
     is repeated (:func:`lib.kinematic_tree.rnea_mass_matrix` needs ``nv``
-    of them). Explained in chapter 3.5 (``sec-ab-crba``).
+    of them). Explained in :ref:`sec-ab-crba`.
 
     Parameters
     ----------
@@ -363,7 +363,7 @@ def aba(
     Root to leaves: ``a'_i = X_i a_pa(i) + c_i``, ``qdd_i = D_i^-1 (u_i -
     U_i^T a'_i)``, ``a_i = a'_i + S_i qdd_i``, from the ground's ``(0,
     -gravity)``. Each pass visits each body once: ``O(n)``, no mass matrix
-    is formed. Explained in chapter 3.5 (``sec-ab-aba``).
+    is formed. Explained in :ref:`sec-ab-aba`.
 
     Parameters
     ----------
@@ -432,8 +432,8 @@ def coriolis_matrix(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> FloatAr
     Ad_{ij} dS_j + B^c_i Ad_{ij} S_j)`` for ``j`` an ancestor of ``i`` or
     ``i`` itself, ``C_ji = S_j^T Ad_{ij}^T (I^c_i dS_i + B^c_i S_i)``. A
     free joint's velocity is a body twist, not a coordinate rate, so there
-    only the first two properties hold. Explained in chapter 3.4
-    (``sec-pr-skew``).
+    only the first two properties hold. Explained in
+    :ref:`sec-pr-skew`.
 
     Parameters
     ----------
@@ -514,7 +514,7 @@ def inertial_parameters(model: KinematicTree) -> FloatArray:
     :data:`PARAMETER_NAMES` (the order of :ref:`sec-rb-consistency`), its mass,
     first moments ``m c`` and inertia about the origin of ``{i}``, read from
     its spatial inertia ``G_i = [[I_o, m [c]], [m [c]^T, m E]]``. Explained
-    in chapter 3.4 (``sec-pr-regressor``).
+    in :ref:`sec-pr-regressor`.
 
     Parameters
     ----------
@@ -568,7 +568,7 @@ def regressor(
     its subtree, ``tau_j = S_j^T sum_i Ad_{ij}^T F_i``, so body ``i``'s
     ten columns are nonzero only in the rows of ``i`` and its ancestors.
     ``V_i`` and ``A_i`` (gravity included) are the RNEA's forward pass.
-    Explained in chapter 3.4 (``sec-pr-regressor``).
+    Explained in :ref:`sec-pr-regressor`.
 
     Parameters
     ----------
@@ -672,7 +672,7 @@ def center_of_mass(model: KinematicTree, q: ArrayLike) -> FloatArray:
 
     ``c = sum_i m_i c_i / sum_i m_i``, each body's COM ``c_i`` read from its
     spatial inertia and placed by the forward kinematics. Explained in
-    chapter 3.5 (``sec-ab-floating``).
+    :ref:`sec-ab-floating`.
 
     Parameters
     ----------
@@ -717,7 +717,7 @@ def centroidal_momentum_matrix(model: KinematicTree, q: ArrayLike) -> FloatArray
     the linear momentum of the whole tree, in world axes. A unit rate of
     joint ``j`` moves its subtree, whose momentum is ``I^c_j S_j`` in ``{j}``
     (the composite inertia of :func:`crba`); carried to the COM it is column
-    block ``j`` of ``A_G``. Explained in chapter 3.5 (``sec-ab-floating``).
+    block ``j`` of ``A_G``. Explained in :ref:`sec-ab-floating`.
 
     Parameters
     ----------
@@ -770,7 +770,7 @@ def centroidal_momentum(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> Flo
     ``k_G = sum_i R_i n_i + (p_i - c) x R_i f_i``, ``p = sum_i R_i f_i``. It
     equals ``A_G v`` (:func:`centroidal_momentum_matrix`) and changes only by
     external forces: in free fall without gravity it is constant. Explained
-    in chapter 3.5 (``sec-ab-floating``).
+    in :ref:`sec-ab-floating`.
 
     Parameters
     ----------
@@ -827,7 +827,7 @@ def configuration_rate(model: KinematicTree, q: ArrayLike, v: ArrayLike) -> Floa
     (in ``{i}``) as ``dp/dt = R v`` and ``d quat/dt = quat * (0, omega) / 2``
     (quaternion product, ``R`` the rotation of the quaternion), so that an
     integrator of ``(q, v)`` can step a floating base; renormalise the
-    quaternion after a step. Explained in chapter 3.5 (``sec-ab-floating``).
+    quaternion after a step. Explained in :ref:`sec-ab-floating`.
 
     Parameters
     ----------

@@ -36,24 +36,13 @@ sys.path.insert(0, str(ROOT))
 import pinocchio as pin  # noqa: E402
 
 from lib.kinematic_tree import rnea  # noqa: E402
+from lib.models.benchmark import random_states  # noqa: E402
 from lib.models.pinocchio_tree import (  # noqa: E402
     from_pinocchio_forces,
     pinocchio_configuration,
     pinocchio_velocity,
 )
 from lib.models.robots import ROBOTS, load_robot, robot_urdf_path  # noqa: E402
-
-
-def random_states(model, n: int, rng: np.random.Generator):
-    q = rng.uniform(-np.pi, np.pi, (n, model.nq))
-    for i, kind in enumerate(model.joint_types):
-        if kind == "free":
-            s = model.q_slices[i]
-            quat = rng.normal(size=(n, 4))
-            q[:, s.start + 3 : s.stop] = quat / np.linalg.norm(
-                quat, axis=1, keepdims=True
-            )
-    return q, rng.normal(size=(n, model.nv)), rng.normal(size=(n, model.nv))
 
 
 def best_time(function, repeat: int) -> float:

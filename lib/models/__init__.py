@@ -32,4 +32,6 @@ model (``tests/test_layers.py`` holds the rule).
 - :mod:`lib.models.pinocchio_tree`: a kinematic tree in Pinocchio and the
   conversions of states and forces, for the cross-checks of chapters 3.2
   and 3.3.
+- :mod:`lib.models.benchmark`: ``lib``'s batched RNEA and ABA timed against
+  Pinocchio on the same states (chapter 3.5, ``tools/benchmark_dynamics.py``).
 """
