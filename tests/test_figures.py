@@ -28,7 +28,7 @@ from conftest import ROOT  # noqa: E402
 from lib import contact_sim, friction  # noqa: E402
 from lib import figures as cf  # noqa: E402
 from lib.figures import ball_drop, cone2d, fingertip as finger_figure, pyramid, ramp  # noqa: E402
-from lib.figures import inertia_ellipse, lagrange_terms, rnea_wrenches  # noqa: E402
+from lib.figures import floating_momentum, inertia_ellipse, lagrange_terms, rnea_wrenches  # noqa: E402
 from lib.errors import DynamicsInputError, UnreachableTargetError  # noqa: E402
 from lib.models import ball_drop as drop  # noqa: E402
 from lib.models import fingertip  # noqa: E402
@@ -42,6 +42,7 @@ FIGURES = {
     "rnea_wrenches": (cf.rnea_wrenches_data, cf.rnea_wrenches_describe),
     "lagrange_terms": (cf.lagrange_terms_data, cf.lagrange_terms_describe),
     "inertia_ellipse": (cf.inertia_ellipse_data, cf.inertia_ellipse_describe),
+    "floating_momentum": (cf.floating_momentum_data, cf.floating_momentum_describe),
 }
 
 
@@ -394,6 +395,116 @@ def test_inertia_ellipse_readout_at_the_right_angle():
         cf.inertia_ellipse_data(q2_deg="bent")
 
 
+# --------------------------------------------- 3.5: a free-floating robot's momentum
+
+def _floating_closed_form(q, m1, m0=4.0, size=(0.4, 0.2), length=0.6):
+    """The k_z row of A_G (A_base, A_arm) and theta(q) of the figure's robot, by hand.
+
+    Base: a box (I0 = m0 (w^2 + h^2) / 12); arm: a rod (I1 = m1 l^2 / 12) whose centre is
+    a = l / 2 from the joint, the joint r = w / 2 from the base's centre; with the reduced
+    mass mu the vector d = R(theta) (r + a cos q, a sin q) from the base's centre to the
+    arm's gives k = I0 theta' + I1 (theta' + q') + mu d x d'.
+    """
+    w, h = size
+    I0, I1 = m0 * (w * w + h * h) / 12, m1 * length**2 / 12
+    mu, r, a = m0 * m1 / (m0 + m1), w / 2, length / 2
+    A, B, C, D = I1 + mu * a * a, mu * r * a, I0 + I1 + mu * (r * r + a * a), 2 * mu * r * a
+    F = 2 / math.sqrt(C * C - D * D) * np.arctan2(math.sqrt(C - D) * np.sin(q / 2),
+                                                  math.sqrt(C + D) * np.cos(q / 2))
+    return C + D * np.cos(q), A + B * np.cos(q), -q / 2 - (A - C / 2) * F
+
+
+@pytest.mark.parametrize("arm_mass", [0.5, 2.0, 4.0])
+def test_floating_base_angle_is_the_integral_of_lib_momentum_matrix(arm_mass):
+    # The quadrature of lib's A_G row equals the closed form over the slider's range
+    # (1e-12 deg; measured 3e-14), its integrand is lib's A_G, and the base turns
+    # against the arm, the same way back (theta odd in q), more for a heavier arm.
+    d = cf.floating_momentum_data(q_deg=150.0, arm_mass=arm_mass)
+    q = np.radians(d["curve_q_deg"])
+    _, _, theta = _floating_closed_form(q, arm_mass)
+    np.testing.assert_allclose(d["curve_theta_deg"], np.degrees(theta), rtol=0, atol=1e-12)
+    A_base, A_arm, theta_q = _floating_closed_form(math.radians(150.0), arm_mass)
+    assert (d["A_base"], d["A_arm"]) == (pytest.approx(A_base, rel=1e-13),
+                                         pytest.approx(A_arm, rel=1e-13))
+    assert d["theta_deg"] == pytest.approx(math.degrees(theta_q), abs=1e-12)
+    assert d["rate"] == pytest.approx(-A_arm / A_base, rel=1e-13)
+    np.testing.assert_allclose(d["curve_theta_deg"], -d["curve_theta_deg"][::-1], atol=1e-12)
+    assert np.all(np.diff(d["curve_theta_deg"]) < 0.0)  # the base turns against the arm
+    assert -d["theta_deg"] < 150.0  # ... by less than the arm turns
+    heavier = cf.floating_momentum_data(q_deg=150.0, arm_mass=arm_mass + 0.5)
+    assert heavier["theta_deg"] < d["theta_deg"]
+    # the robot stays in the drawn square and the base inside the curve panel
+    assert np.abs(np.vstack([d["corners"], d["tip"]])).max() < floating_momentum.VIEW
+    assert np.abs(d["curve_theta_deg"]).max() < floating_momentum.CURVE_LIMIT
+
+
+@pytest.mark.parametrize("q_deg", [-150.0, -20.0, 75.0, 150.0])
+def test_floating_motion_along_the_figure_has_zero_momentum_and_a_fixed_com(q_deg):
+    # The figure's poses as a motion: theta(q) and the base's slide at q +- dq give by
+    # central differences the velocities of the arm turning at 1 rad/s; lib's centroidal
+    # momentum of that motion is zero (to the differences' error, measured 9e-10), and
+    # lib's centre of mass is at the origin in every pose.
+    from lib import tree_dynamics as td
+
+    constants = cf.FIGURES["floating_momentum"].constant_values()
+    d = cf.floating_momentum_data(q_deg=q_deg)
+    tree = floating_momentum._robot(constants["base_mass"], constants["base_size"], 2.0,
+                                    constants["arm_length"])
+    step = 0.01  # deg
+    poses = [cf.floating_momentum_data(q_deg=q_deg + k * step)["pose"] for k in (-1, 1)]
+    v = np.append((poses[1] - poses[0]) / math.radians(2 * step), 1.0)
+    q = np.append(d["pose"], math.radians(q_deg))
+    h = td.centroidal_momentum(tree, q, v)
+    assert np.abs(h).max() < 1e-8  # k_z and p
+    assert np.abs(td.center_of_mass(tree, q)[:2]).max() < 1e-15
+    assert np.abs(d["com"]).max() < 1e-15 and np.abs(d["momentum"]).max() < 1e-14
+    # and the analytic rate does the same to round-off (the figure's readout)
+    assert v[2] == pytest.approx(d["rate"], rel=1e-8)  # measured 5e-10
+
+
+def test_floating_robot_simulated_by_aba_ends_where_the_figure_says():
+    # Free fall without gravity from rest, a torque on the arm joint only: lib's ABA and
+    # RK4 (2000 steps of 1 ms) keep the momentum zero and the centre of mass in place
+    # (1e-10: RK4's error, measured 6e-13, sixteen times more at twice the step), and
+    # the base ends at the figure's theta(q) of the arm angle reached, 139 deg (1e-10
+    # rad; measured 4e-14).
+    from lib import tree_dynamics as td
+    from lib.integrate import rk4
+
+    constants = cf.FIGURES["floating_momentum"].constant_values()
+    tree = floating_momentum._robot(constants["base_mass"], constants["base_size"], 2.0,
+                                    constants["arm_length"])
+    start = cf.floating_momentum_data(q_deg=0.0)["pose"]
+    y0 = np.concatenate([start, [0.0], np.zeros(4)])
+
+    def motion(t, y):
+        tau = np.array([0.0, 0.0, 0.0, 0.15 * math.sin(math.pi * t)])
+        return np.concatenate([y[4:], td.aba(tree, y[:4], y[4:], tau, [0.0, 0.0, 0.0])])
+
+    _, states = rk4(motion, y0, 0.0, 1e-3, 2000)
+    momenta = td.centroidal_momentum(tree, states[:, :4], states[:, 4:])
+    assert np.abs(momenta).max() < 1e-10
+    assert np.abs(td.center_of_mass(tree, states[:, :4])[:, :2]).max() < 1e-10
+    end = states[-1, :4]
+    assert 30.0 < math.degrees(end[3]) < 150.0  # the arm swung well into the slider's range
+    d = cf.floating_momentum_data(q_deg=math.degrees(end[3]))
+    assert end[2] == pytest.approx(math.radians(d["theta_deg"]), abs=1e-10)
+    np.testing.assert_allclose(end[:2], d["pose"][:2], atol=1e-10)
+
+
+def test_floating_readout_in_words():
+    text, readout, d = _show("floating_momentum", q_deg=0.0)
+    assert text == "arm 0 deg, base 0.0 deg" and cf.floating_momentum_describe(d)[1] == "static"
+    assert "k_z at dq/dt = 1 rad/s (kg m^2/s): 0.000" in readout and "-0.000" not in readout
+    assert "centre of mass (m): (0.000, 0.000)" in readout
+    text, readout, d = _show("floating_momentum", q_deg=-90.0, arm_mass=2.0)
+    theta = d["theta_deg"]
+    assert theta > 0.0 and text == f"arm -90 deg, base +{theta:.1f} deg"
+    assert f"arm angle in the world (deg): {-90.0 + theta:+.1f}" in readout
+    with pytest.raises(DynamicsInputError, match="arm_mass"):
+        cf.floating_momentum_data(arm_mass=-1.0)
+
+
 # ----------------------------------------------------------- static pictures
 
 @pytest.mark.parametrize(
@@ -408,6 +519,7 @@ def test_inertia_ellipse_readout_at_the_right_angle():
         (cf.lagrange_terms_data(), cf.draw_lagrange_terms, 2),
         (cf.inertia_ellipse_data(), cf.draw_inertia_ellipse, 2),
         (cf.inertia_ellipse_data(q2_deg=0.0), cf.draw_inertia_ellipse, 2),
+        (cf.floating_momentum_data(), cf.draw_floating_momentum, 2),
     ],
 )
 def test_draw_functions_make_a_figure_without_pyplot(data, draw, n_axes):
@@ -426,6 +538,7 @@ def test_the_package_is_the_registered_figure_modules():
     assert {ramp, cone2d, pyramid, ball_drop, finger_figure} <= set(modules)  # the lesson's five
     assert {rnea_wrenches, lagrange_terms} <= set(modules)  # chapters 3.2 and 3.3
     assert inertia_ellipse in modules  # chapter 3.4
+    assert floating_momentum in modules  # chapter 3.5
     framework = {"COLORS", "STATE_COLORS", "FIGURES", "figure_spec", "static_figure", "show_figure"}
     exported = {name: getattr(cf, name) for name in cf.__all__ if name not in framework}
     assert exported == {name: getattr(m, name) for m in modules for name in m.__all__}

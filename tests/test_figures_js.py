@@ -278,6 +278,34 @@ CASES: dict[str, list[dict[str, Any]]] = {
         {"q1_deg": -61.0, "q2_deg": 101.0},
         {"q1_deg": 123.0, "q2_deg": -170.0},
     ),
+    # The base angle: lib integrates A_arm / A_base from lib's centroidal momentum matrix
+    # by Gauss-Legendre quadrature, the JS evaluates the integral's closed form (atan2):
+    # they agree to 3e-14 deg over the grid; the momenta are round-off (1e-16) on both
+    # sides, inside ATOL.
+    "floating_momentum": _grid(
+        {"q_deg": 90.0, "arm_mass": 2.0},
+        {},
+        {"q_deg": 0.0},                          # the start: no turn
+        {"q_deg": 1.0},                          # one step
+        {"q_deg": -1.0},
+        {"q_deg": 150.0},                        # the slider's ends
+        {"q_deg": -150.0},
+        {"q_deg": 150.0, "arm_mass": 4.0},       # the heaviest arm: the largest base turn
+        {"q_deg": -150.0, "arm_mass": 4.0},
+        {"q_deg": 150.0, "arm_mass": 0.5},       # the lightest arm: the smallest
+        {"q_deg": -150.0, "arm_mass": 0.5},
+        {"q_deg": 0.0, "arm_mass": 4.0},
+        {"q_deg": 0.0, "arm_mass": 0.5},
+        {"q_deg": 90.0, "arm_mass": 0.5},
+        {"q_deg": 90.0, "arm_mass": 4.0},
+        {"q_deg": -90.0},                        # the mirror image of the start state
+        {"q_deg": 45.0, "arm_mass": 1.0},
+        {"q_deg": 120.0, "arm_mass": 3.3},
+        {"q_deg": -37.0, "arm_mass": 2.7},
+        {"q_deg": 149.0, "arm_mass": 3.9},
+        {"q_deg": -149.0, "arm_mass": 0.6},
+        {"q_deg": 13.0, "arm_mass": 1.7},
+    ),
 }
 
 

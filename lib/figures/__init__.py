@@ -31,7 +31,9 @@ The figures of the dynamics chapters: :mod:`lib.figures.rnea_wrenches`
 :mod:`lib.figures.lagrange_terms` (chapter 3.3, the terms of the Lagrange
 equations of a planar 2R arm) and :mod:`lib.figures.inertia_ellipse` (chapter
 3.4, the mass a planar 2R arm's tip feels in each direction and the ellipse of
-its mass matrix).
+its mass matrix) and :mod:`lib.figures.floating_momentum` (chapter 3.5, a
+free-floating planar robot whose base turns against its arm so that its
+momentum stays zero).
 
 This package re-exports the figures' functions, ``COLORS``, :data:`FIGURES`
 and the page functions, so a chapter writes ``from lib import figures as cf``
@@ -42,13 +44,15 @@ from ._frame import COLORS, STATE_COLORS
 from .ball_drop import ball_drop_data, ball_drop_describe, draw_ball_drop
 from .cone2d import cone2d_data, cone2d_describe, draw_cone2d
 from .fingertip import draw_fingertip, fingertip_data, fingertip_describe
+from .floating_momentum import (draw_floating_momentum, floating_momentum_data,
+                                floating_momentum_describe)
 from .inertia_ellipse import draw_inertia_ellipse, inertia_ellipse_data, inertia_ellipse_describe
 from .lagrange_terms import draw_lagrange_terms, lagrange_terms_data, lagrange_terms_describe
 from .pyramid import draw_pyramid, pyramid_data, pyramid_describe
 from .ramp import draw_ramp, ramp_data, ramp_describe
 from .rnea_wrenches import draw_rnea_wrenches, rnea_wrenches_data, rnea_wrenches_describe
 from . import ball_drop, cone2d, fingertip, lagrange_terms, pyramid, ramp, rnea_wrenches
-from . import inertia_ellipse
+from . import floating_momentum, inertia_ellipse
 from .spec import FigureSpec
 
 #: Every figure by name: its record (:class:`~lib.figures.spec.FigureSpec`). A
@@ -62,6 +66,7 @@ FIGURES: dict[str, FigureSpec] = {spec.name: spec for spec in (
     rnea_wrenches.FIGURE,
     lagrange_terms.FIGURE,
     inertia_ellipse.FIGURE,
+    floating_momentum.FIGURE,
 )}
 
 from .page import figure_spec, show_figure, static_figure  # noqa: E402  (uses FIGURES)
@@ -97,4 +102,7 @@ __all__ = [
     "inertia_ellipse_data",
     "inertia_ellipse_describe",
     "draw_inertia_ellipse",
+    "floating_momentum_data",
+    "floating_momentum_describe",
+    "draw_floating_momentum",
 ]
