@@ -1,7 +1,8 @@
 """The live figures: data, state label, readout and static picture.
 
 The five figures of "Contact and friction", and those of chapters 3.2 (the RNEA's
-joint forces) and 3.3 (the terms of the Lagrange equations).
+joint forces), 3.3 (the terms of the Lagrange equations), 3.4 (the tip's inertia
+ellipse of a 2R arm) and 3.5 (a free-floating robot's base angle at zero momentum).
 
 Each test computes a figure's data the way its controls would
 (``*_data(**values)``), checks the state label and readout rows of

@@ -257,8 +257,8 @@ def draw_floating_momentum(data: dict, ax: Any = None) -> Figure:
     robot.set_xticks([])
     robot.set_yticks([])
     text, _, _ = floating_momentum_describe(data)
-    robot.set_title(f"{text}\nbox: the base; dashed: where it was at q = 0",
-                    fontsize=10)
+    robot.set_title(f"{text} (arm {data['arm_mass']:.1f} kg)\n"
+                    "box: the base; dashed: where it was at q = 0", fontsize=10)
     fr.line(curve, data["curve_q_deg"], data["curve_theta_deg"],
             color=fr.COLORS["inertial"], lw=2)
     fr.line(curve, [data["q_deg"]], [data["theta_deg"]], marker="o", ls="none",

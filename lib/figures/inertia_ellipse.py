@@ -234,8 +234,9 @@ def draw_inertia_ellipse(data: dict, ax: Any = None) -> Figure:
     arm.set_xticks([])
     arm.set_yticks([])
     text, _, _ = inertia_ellipse_describe(data)
+    q = f"q = ({data['q_deg'][0]:.0f}, {data['q_deg'][1]:.0f}) deg"
     scale = f"1 kg drawn as {1e3 * data['mass_scale']:g} mm"
-    arm.set_title(f"{text}\n{scale}; dashed: heaviest", fontsize=10)
+    arm.set_title(f"{text}\n{q}; dashed: heaviest\n{scale}", fontsize=10)
     top = fr.nice_ceil(1.1 * data["M_top"])
     me = data["M_ellipse"]
     fr.fill(joint, me[0], me[1], fr.COLORS["joint2"], alpha=0.25, lw=1.5,
