@@ -56,8 +56,14 @@ def planar_regressor(q, qd, qdd, lengths):
 
 
 # Exercise 3.4.2 --------------------------------------------------------------
-def _unidentifiable_directions(lengths, vertical):
-    """Columns spanning the parameter changes no joint torque of the planar chain feels."""
+def identifiable_projector(lengths, vertical):
+    """Orthogonal projector onto the parameter combinations the joint torques determine.
+
+    The unidentifiable directions N: everything out of the plane, m_1 (and with no
+    gravity in the plane mc_x1, mc_y1), and, per joint, a point mass moved across it
+    (m_b + 1, m_(b-1) - 1, mc_x(b-1) - l, I_zz(b-1) - l^2, I_yy(b-1) - l^2). They are
+    independent, so P = 1 - N (N^T N)^-1 N^T (1 the identity).
+    """
     lengths = np.atleast_1d(np.asarray(lengths, float))
     n = lengths.size
     cols = []
@@ -77,19 +83,8 @@ def _unidentifiable_directions(lengths, vertical):
         lp, p = lengths[b - 1], 10 * (b - 1)
         cols.append(unit((10 * b + _M, 1.0), (p + _M, -1.0), (p + _HX, -lp),
                          (p + _IZZ, -lp**2), (p + _IYY, -lp**2)))
-    return np.array(cols).T
-
-
-def identifiable_projector(lengths, vertical):
-    """Orthogonal projector onto the parameter combinations the joint torques determine.
-
-    The unidentifiable directions N: everything out of the plane, m_1 (and with no
-    gravity in the plane mc_x1, mc_y1), and, per joint, a point mass moved across it
-    (m_b + 1, m_(b-1) - 1, mc_x(b-1) - l, I_zz(b-1) - l^2, I_yy(b-1) - l^2). They are
-    independent, so P = E - N (N^T N)^-1 N^T.
-    """
-    N = _unidentifiable_directions(lengths, vertical)
-    return np.eye(N.shape[0]) - N @ np.linalg.solve(N.T @ N, N.T)
+    N = np.array(cols).T
+    return np.eye(10 * n) - N @ np.linalg.solve(N.T @ N, N.T)
 
 
 # Exercise 3.4.3 --------------------------------------------------------------
@@ -153,34 +148,29 @@ def fixed_passivity_torque(q, qd, q_des, qd_des, qdd_des, lengths, masses, lam, 
 # C true: d(K + U)/dt = qd^T tau = -qd^T K_D qd <= 0;
 # D false: tau = Y pi is linear, so 2 pi gives twice the torques: the measured
 #   torques fix the scale;
-# E false: with joint 2 locked the stacked regressor has a larger null space than
-#   the base parameters leave; such a z changes the torques of motions that move joint 2;
+# E false: with joint 2 locked the arm turns as one body and joint 1's torque shows
+#   only its total inertia and first moments; a change that keeps those changes the
+#   torques of motions that move joint 2;
 # F false: C + N with N qd = 0 (for example N = k [[qd2, -qd1], [0, 0]]) is valid too.
 manipulator_facts = {"A", "C"}
 
 
 # Exercise 3.4.6 --------------------------------------------------------------
-def _mass_matrix_entries(lengths, masses, q2):
-    """M11, M12, M22 of the uniform-rod 2R arm at the elbow angles q2."""
-    l1, l2 = lengths
-    m1, m2 = masses
-    a = m1 * l1**2 / 3 + m2 * l1**2 + m2 * l2**2 / 3
-    b = m2 * l1 * l2 / 2
-    d = m2 * l2**2 / 3
-    c2 = np.cos(q2)
-    return a + 2 * b * c2, d + b * c2, d + 0.0 * c2
-
-
 def rotor_inertias(lengths, masses, q2_range, mu_min, budget):
-    """Smallest r1 + r2 >= 0 with M(q) + diag(r1, r2) >= mu_min E for q2 in q2_range.
+    """Smallest r1 + r2 >= 0 with M(q) + diag(r1, r2) - mu_min 1 semidefinite, q2 in q2_range.
 
     A 2 x 2 symmetric matrix minus mu E is positive semidefinite when both diagonal
     entries and the determinant are >= 0: for a given r1, the least r2 is
     max over q2 of mu - M22 + M12^2 / (M11 + r1 - mu). The sum is convex in r1
     (the feasible set is convex): golden-section search on r1.
     """
-    q2 = np.linspace(q2_range[0], q2_range[1], 2001)
-    m11, m12, m22 = _mass_matrix_entries(lengths, masses, q2)
+    l1, l2 = lengths
+    m1, m2 = masses
+    a = m1 * l1**2 / 3 + m2 * l1**2 + m2 * l2**2 / 3
+    b = m2 * l1 * l2 / 2
+    d = m2 * l2**2 / 3
+    c2 = np.cos(np.linspace(q2_range[0], q2_range[1], 2001))
+    m11, m12, m22 = a + 2 * b * c2, d + b * c2, d
     margin = 1e-9 * mu_min
 
     def least_r2(r1):
@@ -191,10 +181,10 @@ def rotor_inertias(lengths, masses, q2_range, mu_min, budget):
     hi = lo + 10.0 * mu_min + float(np.max(m12**2)) / mu_min
     phi = (np.sqrt(5.0) - 1) / 2
     for _ in range(200):
-        a, b = hi - phi * (hi - lo), lo + phi * (hi - lo)
-        if a + least_r2(a) <= b + least_r2(b):
-            hi = b
+        x, y = hi - phi * (hi - lo), lo + phi * (hi - lo)
+        if x + least_r2(x) <= y + least_r2(y):
+            hi = y
         else:
-            lo = a
+            lo = x
     r1 = 0.5 * (lo + hi) + margin
     return np.array([r1, least_r2(r1)])
