@@ -82,9 +82,12 @@ def tree_crba(parents, placements, axes, inertias, q):
 
 
 # Exercise 3.5.3 -----------------------------------------------------------------
-def articulated_inertias(parents, placements, axes, inertias, q):
-    """Leaves to root: I^A_i starts at G_i; with U = I^A_i S_i and D = S_i^T U, the
-    parent receives X_i^T (I^A_i - U U^T / D) X_i. Returns (n, 6, 6), each in {i}."""
+def articulated_inertias(parents, placements, axes, inertias, q, locked):
+    """Leaves to root: body i's inertia starts at G_i; a child c whose joint turns
+    freely hands its parent X_c^T (G^A_c - U U^T / D) X_c (U = G^A_c S_c, D = S_c^T U:
+    its joint's direction projected out), a braked child X_c^T G^A_c X_c (welded, as
+    in the CRBA). All free: the ABA's articulated inertias; all braked: the composite
+    inertias. Returns (n, 6, 6), each in {i}."""
     def kinematics(placements, axes, q):
         """Motion subspaces S_i (6,) and adjoints X_i = [Ad_{T_{i, pa(i)}}]."""
 
@@ -112,9 +115,11 @@ def articulated_inertias(parents, placements, axes, inertias, q):
     IA = [np.array(G, dtype=float) for G in inertias]
     for i in range(n - 1, -1, -1):
         if parents[i] >= 0:
-            U = IA[i] @ S[i]
-            Ia = IA[i] - np.outer(U, U) / (S[i] @ U)
-            IA[parents[i]] = IA[parents[i]] + X[i].T @ Ia @ X[i]
+            share = IA[i]
+            if not locked[i]:
+                U = IA[i] @ S[i]
+                share = IA[i] - np.outer(U, U) / (S[i] @ U)
+            IA[parents[i]] = IA[parents[i]] + X[i].T @ share @ X[i]
     return np.array(IA)
 
 

@@ -194,43 +194,61 @@ def _subtree(parents, i):
 
 
 def _floating_subtree_inertia(c, i):
-    """Body i's subtree cut loose on a free joint (at rest, no gravity): the force-to-
-    acceleration map of body i with the subtree's joints free is the Schur complement
-    of lib's mass matrix on the free joint's block (its velocity is body i's twist in
-    {i})."""
+    """Body i's subtree cut loose on a free joint (at rest, no gravity), its braked
+    joints made fixed at their angles: the force-to-acceleration map of body i with
+    the free joints moving is the Schur complement of lib's mass matrix on the free
+    joint's block (its velocity is body i's twist in {i})."""
     parents = [int(p) for p in c["parents"]]
     sub = _subtree(parents, i)
     index = {b: k for k, b in enumerate(sub)}
+    locked = [bool(c["locked"][b]) for b in sub]
+    placements = [np.eye(4)]
+    for b, held in zip(sub[1:], locked[1:]):
+        pose = np.array(c["placements"][b], dtype=float)
+        if held:  # a fixed joint at the braked angle: the rotation by q_b about a_b
+            a = np.asarray(c["axes"][b], dtype=float) / np.linalg.norm(c["axes"][b])
+            pose[:3, :3] = pose[:3, :3] @ expm(_skew(a) * c["q"][b])
+        placements.append(pose)
     model = kt.kinematic_tree(
-        [-1] + [index[parents[b]] for b in sub[1:]], ["free"] + ["revolute"] * (len(sub) - 1),
-        [c["axes"][b] for b in sub], [np.eye(4)] + [c["placements"][b] for b in sub[1:]],
-        [c["inertias"][b] for b in sub])
+        [-1] + [index[parents[b]] for b in sub[1:]],
+        ["free"] + ["fixed" if held else "revolute" for held in locked[1:]],
+        [c["axes"][b] for b in sub], placements, [c["inertias"][b] for b in sub])
     q = np.concatenate([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
-                        [c["q"][b] for b in sub[1:]]])
+                        [c["q"][b] for b, held in zip(sub[1:], locked[1:]) if not held]])
     M = td.crba(model, q)
     return M[:6, :6] - M[:6, 6:] @ np.linalg.solve(M[6:, 6:], M[6:, :6])
 
 
+def _with_locks(c, value):
+    return dict(c, locked=np.full(len(c["parents"]), value, dtype=int))
+
+
 def test_articulated_inertias_reference_is_the_schur_complement_of_a_floating_subtree():
     _, cases = _cases("articulated_inertias")
+    assert all(0 < sum(c["locked"][1:]) < len(c["parents"]) - 1 for _, c in cases)
     for _, c in cases:
-        IA = REF.articulated_inertias(**c)
-        for i in range(len(c["parents"])):
-            np.testing.assert_allclose(IA[i], _floating_subtree_inertia(c, i),
-                                       rtol=RTOL, atol=1e-12)
+        for case in (c, _with_locks(c, 0), _with_locks(c, 1)):
+            IA = REF.articulated_inertias(**case)
+            for i in range(len(c["parents"])):
+                np.testing.assert_allclose(IA[i], _floating_subtree_inertia(case, i),
+                                           rtol=RTOL, atol=1e-12)
 
 
-def test_articulated_inertia_is_the_joint_inertia_with_the_subtree_free():
-    """S_i^T I^A_i S_i = 1 / (M_sub^-1)_ii (the test the statement suggests) and never
-    more than M_ii (option F of 3.5.5)."""
+def test_all_brakes_give_the_composite_inertias_and_none_the_articulated_ones():
+    """All braked: S_i^T G_i S_i of the composite inertia is M_ii (CRBA); all free:
+    S_i^T G^A_i S_i = 1 / (M_sub^-1)_ii (the test the statement suggests), never more
+    than M_ii (option F of 3.5.5), and less for a body with children."""
     _, cases = _cases("articulated_inertias")
     for _, c in cases:
         parents = [int(p) for p in c["parents"]]
-        IA, M = REF.articulated_inertias(**c), td.crba(_model(c), c["q"])
+        M = td.crba(_model(c), c["q"])
         S, _ = _kinematics(c)
+        rigid = REF.articulated_inertias(**_with_locks(c, 1))
+        free = REF.articulated_inertias(**_with_locks(c, 0))
         for i in range(len(parents)):
             sub = _subtree(parents, i)
-            d = S[i] @ IA[i] @ S[i]
+            np.testing.assert_allclose(S[i] @ rigid[i] @ S[i], M[i, i], rtol=RTOL)
+            d = S[i] @ free[i] @ S[i]
             np.testing.assert_allclose(d, 1.0 / np.linalg.inv(M[np.ix_(sub, sub)])[0, 0],
                                        rtol=RTOL)
             assert d <= M[i, i] * (1 + 1e-12)
@@ -238,17 +256,25 @@ def test_articulated_inertia_is_the_joint_inertia_with_the_subtree_free():
                 assert d < M[i, i] * (1 - 1e-6)
 
 
-def _articulated_variant(parents, placements, axes, inertias, q, *, sign=-1.0,
-                         carry=True):
+def _articulated_variant(parents, placements, axes, inertias, q, locked, *, sign=-1.0,
+                         carry=True, locks="child"):
+    """The reference with one classic mistake switched on: the projection's sign, the
+    child's share added in its own frame, or the brakes read wrongly (``locks``:
+    "child" right, "none" ignored, "all" every joint braked, "parent" the brake of the
+    receiving body instead of the child's, "inverted" 1 read as free)."""
     parents = [int(p) for p in parents]
     S, X = _kinematics(dict(parents=parents, placements=placements, axes=axes,
                             inertias=inertias, q=q))
     IA = [np.array(G, dtype=float) for G in inertias]
     for i in range(len(parents) - 1, -1, -1):
         if parents[i] >= 0:
-            U = IA[i] @ S[i]
-            Ia = IA[i] + sign * np.outer(U, U) / (S[i] @ U)
-            IA[parents[i]] += X[i].T @ Ia @ X[i] if carry else Ia
+            held = {"child": locked[i], "none": 0, "all": 1, "inverted": 1 - locked[i],
+                    "parent": locked[parents[i]]}[locks]
+            share = IA[i]
+            if not held:
+                U = IA[i] @ S[i]
+                share = IA[i] + sign * np.outer(U, U) / (S[i] @ U)
+            IA[parents[i]] += X[i].T @ share @ X[i] if carry else share
     return np.array(IA)
 
 
@@ -258,8 +284,11 @@ def test_the_articulated_variant_without_mistakes_is_the_reference():
 
 @pytest.mark.parametrize("mistake", [
     {"sign": 1.0},  # + U D^-1 U^T: the joint's direction added instead of projected out
-    {"sign": 0.0},  # nothing projected out: the composite inertias of the CRBA
     {"carry": False},  # the child's share added in the child's frame
+    {"locks": "none"},  # the brakes ignored: the ABA's articulated inertias
+    {"locks": "all"},  # every joint braked: the CRBA's composite inertias
+    {"locks": "parent"},  # the receiving body's brake decides
+    {"locks": "inverted"},  # 1 read as free
 ])
 def test_articulated_inertias_mistakes_fail_every_case(mistake):
     assert not any(_passes("articulated_inertias",
@@ -392,6 +421,21 @@ def test_max_arm_mass_reference_turns_the_base_by_theta_max_by_lib():
                                       c["q1"])
         np.testing.assert_allclose(abs(turn), c["theta_max"], rtol=1e-9)
         assert turn < 0.0  # the base turns against the arm
+
+
+def test_the_base_turn_grows_with_the_arm_mass_towards_the_swing():
+    """The statement's hint: on every case the turn grows with m_a (so the largest mass
+    is a root) and approaches the swing itself for a very heavy arm (lib's A_G)."""
+    _, cases = _cases("max_arm_mass")
+    for _, c in cases:
+        geometry = (c["m_b"], c["I_b"], c["r"], c["l"])
+        masses = c["m_b"] * np.geomspace(1e-3, 1e4, 40)
+        turns = np.array([-CHAPTER_SPEC.base_turn(*geometry, m, c["q0"], c["q1"])
+                          for m in masses])
+        assert np.all(np.diff(turns) > 0.0)
+        assert turns[0] < c["theta_max"] < turns[-1] < c["q1"] - c["q0"]
+        # at 1e4 base masses the rod's inertia dwarfs the base's: within 1 % of the swing
+        assert turns[-1] > 0.99 * (c["q1"] - c["q0"])
 
 
 def test_the_base_turn_does_not_depend_on_the_speed_of_the_swing():

@@ -81,6 +81,25 @@ def _q_case(tree, q):
     return dict(tree, q=q)
 
 
+def _hidden_braked(rng):
+    """Random trees of four and six bodies; body 1's joint braked and the last
+    body's free, the others at random, so both kinds of hand-over occur."""
+    out = []
+    for n in (4, 6):
+        case = _q_case(_random_tree(rng, n), rng.uniform(-np.pi, np.pi, n))
+        locked = rng.integers(0, 2, n)
+        locked[1], locked[-1] = 1, 0
+        case["locked"] = locked
+        out.append(case)
+    return out
+
+
+def _valid_braked(c):
+    _valid_tree_case(("q", "locked"), gravity=False)(c)
+    if not set(np.asarray(c["locked"]).tolist()) <= {0, 1}:
+        raise ValueError(f"locked must hold 0 (free) or 1 (braked), got {c['locked']}")
+
+
 def _hidden_q(sizes):
     def hidden(rng):
         out = []
@@ -209,10 +228,13 @@ CHAPTER = Chapter(
         FunctionExercise(
             number="3.5.3", name="articulated_inertias", points=3, partial=True,
             minutes=30, lib_forbidden=True, section="sec-ab-aba",
-            validate=_valid_tree_case(("q",), gravity=False),
-            title="The articulated-body inertias of a tree (without lib)",
-            args=("parents", "placements", "axes", "inertias", "q"),
-            public=_TREE_PUBLIC, hidden=_hidden_q((4, 6)),
+            validate=_valid_braked,
+            title="The inertias a tree's bodies show with some joints braked (without "
+                  "lib)",
+            args=("parents", "placements", "axes", "inertias", "q", "locked"),
+            public=[dict(_TREE_PUBLIC[0], locked=[0, 1, 0]),
+                    dict(_TREE_PUBLIC[1], locked=[0, 0, 1, 0])],
+            hidden=_hidden_braked,
             rtol=1e-8, atol=1e-10,
         ),
         FunctionExercise(
