@@ -53,7 +53,7 @@ def _page_functions(*names: str) -> dict:
 PAGE_FUNCTIONS = _page_functions(
     "joint_limits", "eigenvalue_bounds", "mass_matrix_rate", "mass_matrix_gradient",
     "symmetric_part", "with_inertias", "stacked_regressor", "base_parameters",
-    "pseudo_inertia_of", "point_mass")
+    "inertia_about_origin", "pseudo_inertia_of", "point_mass")
 
 
 @pytest.fixture(scope="module")
