@@ -312,8 +312,15 @@ CHAPTER = Chapter(
             lib_forbidden=True, section="sec-pr-skew", validate=_valid_passivity,
             title="Debug a passivity-based controller (without lib)",
             args=("q", "qd", "q_des", "qd_des", "qdd_des", "lengths", "masses", "lam", "k_d"),
-            public=[_passivity_case(np.random.default_rng(3441))],
-            hidden=lambda rng: [_passivity_case(rng) for _ in range(3)],
+            public=[
+                {"q": [0.7, 1.1], "qd": [0.5, -1.2], "q_des": [0.9, 0.8], "qd_des": [0.3, 0.4],
+                 "qdd_des": [1.0, -0.5], "lengths": [0.5, 0.4], "masses": [3.0, 2.0],
+                 "lam": 5.0, "k_d": 20.0},
+                {"q": [-1.9, 2.4], "qd": [-2.0, 0.6], "q_des": [-1.5, 2.0], "qd_des": [-1.0, 1.5],
+                 "qdd_des": [-0.5, 2.0], "lengths": [0.6, 0.5], "masses": [2.5, 1.5],
+                 "lam": 8.0, "k_d": 30.0},
+            ],
+            hidden=lambda rng: [_passivity_case(rng) for _ in range(2)],
             rtol=1e-9, atol=1e-10,
         ),
         ChoiceExercise(
