@@ -540,3 +540,70 @@ def test_every_control_works_from_the_keyboard(bare_page, name: str) -> None:
                 f"{where}: nothing announced changed ({after['announced']!r})"
     drive(page, name, start)
     assert not page.errors, page.errors
+
+
+#: For each live figure: the focus ring of its first slider and first option (focused by the
+#: keyboard) and the colour behind the figure (its first ancestor with a background).
+FOCUS_RINGS_JS = r"""
+() => [...document.querySelectorAll('.cf-live')].map(root => {
+  let behind = root; let background = 'rgba(0, 0, 0, 0)';
+  while (behind && /rgba\(.*, 0\)$|transparent/.test(background)) {
+    background = getComputedStyle(behind).backgroundColor; behind = behind.parentElement;
+  }
+  if (/rgba\(.*, 0\)$|transparent/.test(background)) {
+    background = getComputedStyle(document.body).backgroundColor;
+  }
+  return {figure: root.dataset.figure, background,
+          controls: [...root.querySelectorAll('input[type=range], input[type=radio]:checked')]
+                      .map(i => [i.dataset.name, i.type])};
+})
+"""
+
+RING_JS = r"""
+(selector) => {
+  const el = document.querySelector(selector);
+  const ring = el.type === 'radio' ? el.closest('label') : el;
+  const s = getComputedStyle(ring);
+  return [el.matches(':focus-visible'), s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor];
+}
+"""
+
+
+@pytest.mark.book
+@pytest.mark.browser
+@pytest.mark.xdist_group("book")
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_focus_rings_stand_out_in_light_and_dark_mode(book_build: BookBuild, browser, mode: str) -> None:
+    """In the built book, in the theme's light and dark mode, a control focused from the
+    keyboard shows a ring of at least 2 px whose colour contrasts 3:1 with what is
+    behind the figure (the dark theme puts widgets on a grey area)."""
+    from test_accessibility import MODE_INIT_JS
+
+    assert book_build.returncode == 0, book_build.report()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=mode)
+    context.add_init_script(MODE_INIT_JS % {"mode": mode})
+    problems = []
+    try:
+        for page_name, names in FIGURES_ON.items():
+            page, blocked = open_offline(context, book_build.html_dir / page_name, len(names))
+            assert page.evaluate("document.documentElement.dataset.theme") == mode
+            for figure in page.evaluate(FOCUS_RINGS_JS):
+                sliders = [c for c, kind in figure["controls"] if kind == "range"]
+                options = [c for c, kind in figure["controls"] if kind == "radio"]
+                for control in sliders[:1] + options[:1]:
+                    selector = (f'.cf-live[data-figure="{figure["figure"]}"] input[data-name="{control}"]'
+                                + (":checked" if control in options else ""))
+                    page.focus(selector)
+                    page.keyboard.press("Shift+Tab")
+                    page.keyboard.press("Tab")
+                    visible, style, width, colour = page.evaluate(RING_JS, selector)
+                    ratio = contrast(colour, figure["background"])
+                    if not (visible and style != "none" and width >= 2 and ratio >= 3):
+                        problems.append(f"{page_name} {figure['figure']} {control}: focus {visible}, ring {style} "
+                                        f"{width} px {colour} on {figure['background']} ({ratio:.1f}:1)")
+            assert not page.errors, page.errors
+            assert not blocked, blocked
+            page.close()
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
