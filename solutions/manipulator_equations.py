@@ -1,4 +1,6 @@
-"""Reference answers for the 3.4 checkpoint exercises (exercises/manipulator_equations.md).
+"""Reference answers for the 3.4 checkpoint exercises.
+
+The exercises are in exercises/manipulator_equations.md.
 
 Plain numpy, written independently of ``lib`` (several exercises are graded
 without ``lib``, and their answers must not use it). Every name here is an
@@ -16,7 +18,8 @@ import numpy as np
 _G = 9.81
 #: positions of m, mc_x, mc_y, I_zz in a body's ten parameters
 _M, _HX, _HY, _HZ, _IXX, _IYY, _IZZ, _IXY, _IXZ, _IYZ = range(10)
-#: the parameters a motion in the plane never feels: mc_z and every inertia entry but I_zz
+#: the parameters a motion in the plane never feels: mc_z and every inertia entry
+#: but I_zz
 _OUT_OF_PLANE = (_HZ, _IXX, _IYY, _IXY, _IXZ, _IYZ)
 
 
@@ -89,7 +92,7 @@ def identifiable_projector(lengths, vertical):
 
 # Exercise 3.4.3 --------------------------------------------------------------
 def consistent_parameters(lengths, params):
-    """A physically consistent pi' with Y pi' = Y pi at every state (2R, vertical plane).
+    """A physically consistent pi' with Y pi' = Y pi at every state (2R, vertical).
 
     Free: m_1, everything out of the plane, and delta, the point mass moved across
     joint 2. Body 2 needs m_2' I_zz2 > |h_2|^2 (its inertia about its centre of mass
@@ -132,8 +135,9 @@ def fixed_passivity_torque(q, qd, q_des, qd_des, qdd_des, lengths, masses, lam, 
     d = m2 * l2**2 / 3
     M = np.array([[a + 2 * b * c2, d + b * c2], [d + b * c2, d]])
     C = -b * s2 * np.array([[qd[1], qd[0] + qd[1]], [-qd[0], 0.0]])
-    g = _G * np.array([(m1 / 2 + m2) * l1 * np.cos(q[0]) + m2 * l2 / 2 * np.cos(q[0] + q[1]),
-                       m2 * l2 / 2 * np.cos(q[0] + q[1])])
+    c1, c12 = np.cos(q[0]), np.cos(q[0] + q[1])
+    g = _G * np.array([(m1 / 2 + m2) * l1 * c1 + m2 * l2 / 2 * c12,
+                       m2 * l2 / 2 * c12])
     qd_r = qd_des - lam * (q - q_des)
     qdd_r = qdd_des - lam * (qd - qd_des)
     s = qd - qd_r
@@ -157,7 +161,7 @@ manipulator_facts = {"A", "C"}
 
 # Exercise 3.4.6 --------------------------------------------------------------
 def rotor_inertias(lengths, masses, q2_range, mu_min, budget):
-    """Smallest r1 + r2 >= 0 with M(q) + diag(r1, r2) - mu_min 1 semidefinite, q2 in q2_range.
+    """Least r1 + r2, r >= 0, with M(q) + diag(r) - mu_min 1 semidefinite on q2_range.
 
     A 2 x 2 symmetric matrix minus mu E is positive semidefinite when both diagonal
     entries and the determinant are >= 0: for a given r1, the least r2 is

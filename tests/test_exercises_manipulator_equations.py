@@ -60,8 +60,8 @@ def _judged(name, answer, seed=SPEC.seed):
     ex = SPEC.exercise(name)
     out = []
     for _, inputs in ex.case_inputs(seed):
-        args = [np.asarray(inputs[a], float) if isinstance(inputs[a], list) else inputs[a]
-                for a in ex.args]
+        args = [np.asarray(inputs[a], float) if isinstance(inputs[a], list)
+                else inputs[a] for a in ex.args]
         out.append(ex.judge(inputs, np.asarray(answer(*args), dtype=float).tolist()))
     return out
 
@@ -93,7 +93,8 @@ def _regressor_no_velocity_terms(q, qd, qdd, lengths):
 
 
 def _regressor_inertia_of_link_2_in_its_own_row(q, qd, qdd, lengths):
-    """Mistake: I_zz2 multiplies only qdd2 (link 2's absolute acceleration forgotten)."""
+    """Mistake: I_zz2 multiplies only qdd2 (link 2's absolute acceleration
+    forgotten)."""
     Y = REF.planar_regressor(q, qd, qdd, lengths)
     Y[:, 16] = qdd[1]
     return Y
@@ -122,7 +123,8 @@ def _projector_from_lib(lengths, vertical, n_states=80):
     rng = np.random.default_rng(342)
     arm = planar_chain_tree(lengths, np.ones(n))
     Q, QD, QDD = rng.normal(size=(3, n_states, n))
-    Y_s = td.regressor(arm, Q, QD, QDD, gravity=DOWN if vertical else [0.0, 0.0, -GRAVITY])
+    gravity = DOWN if vertical else [0.0, 0.0, -GRAVITY]
+    Y_s = td.regressor(arm, Q, QD, QDD, gravity=gravity)
     _, sv, Vt = np.linalg.svd(Y_s.reshape(-1, 10 * n))
     rows = Vt[: int(np.sum(sv > 1e-10 * sv[0]))]
     return rows.T @ rows, len(rows)
@@ -179,14 +181,15 @@ def test_fitted_parameters_fail_and_the_reference_passes(seed):
     ex = SPEC.exercise("consistent_parameters")
     for _, case in ex.case_inputs(seed):
         ok, why = ex.judge(case, case["params"])
-        # the fit itself: the first mass is zero and link 2 is not a body (the statement)
+        # the fit itself: the first mass is zero, link 2 is not a body (the statement)
         assert not ok and "body 1: mass 0 kg" in why and "body 2's inertia" in why, why
     for ok, why in _judged("consistent_parameters", REF.consistent_parameters, seed):
         assert ok, why
 
 
 def test_the_true_arm_is_one_of_the_right_answers():
-    """Any consistent set with the fit's torques passes, for example the arm that made the data."""
+    """Any consistent set with the fit's torques passes, for example the arm that made
+    the data."""
     ex = SPEC.exercise("consistent_parameters")
     rng = np.random.default_rng(343)
     for _ in range(4):
@@ -200,7 +203,8 @@ def test_the_true_arm_is_one_of_the_right_answers():
 
 
 def _complete_out_of_plane(p):
-    """Each body's out-of-plane entries for an isotropic inertia about its centre of mass."""
+    """Each body's out-of-plane entries for an isotropic inertia about its centre of
+    mass."""
     for body in p:
         m, hx, hy = body[0], body[1], body[2]
         spin = body[6] - (hx**2 + hy**2) / m
@@ -210,8 +214,8 @@ def _complete_out_of_plane(p):
 
 
 def _no_mass_moved(lengths, params):
-    """Mistake: a positive mass for link 1 and the free out-of-plane entries filled in, but
-    no mass moved across the elbow: link 2 stays too light for its first moment."""
+    """Mistake: a positive mass for link 1 and the free out-of-plane entries filled in,
+    but no mass moved across the elbow: link 2 stays too light for its first moment."""
     p = np.array(params, dtype=float).reshape(2, 10)
     p[0, 0] = 5.0
     return _complete_out_of_plane(p)
@@ -259,7 +263,8 @@ def test_fixed_passivity_torque_equals_the_law_with_lib_terms():
         M, C, g = _lib_terms(q, qd, lengths, masses)
         qd_r, qdd_r, s = _reference_velocities(q, qd, q_des, qd_des, qdd_des, lam)
         np.testing.assert_allclose(
-            REF.fixed_passivity_torque(q, qd, q_des, qd_des, qdd_des, lengths, masses, lam, k_d),
+            REF.fixed_passivity_torque(q, qd, q_des, qd_des, qdd_des, lengths, masses,
+                                       lam, k_d),
             M @ qdd_r + C @ qd_r + g - k_d * s, rtol=RTOL)
 
 
@@ -270,7 +275,8 @@ def _storage_rate(law, case):
     _, qdd_r, s = _reference_velocities(q, qd, q_des, qd_des, qdd_des, lam)
     tau = law(q, qd, q_des, qd_des, qdd_des, lengths, masses, lam, k_d)
     qdd = np.linalg.solve(M, tau - C @ qd - g)
-    return s @ M @ (qdd - qdd_r) + 0.5 * s @ (C + C.T) @ s, -k_d * s @ s  # dM/dt = C + C^T
+    # dM/dt = C + C^T
+    return s @ M @ (qdd - qdd_r) + 0.5 * s @ (C + C.T) @ s, -k_d * s @ s
 
 
 def test_the_fixed_law_makes_the_storage_decrease_and_the_buggy_one_does_not():
@@ -305,7 +311,8 @@ def _buggy(q, qd, q_des, qd_des, qdd_des, lengths, masses, lam, k_d,
 
 
 def test_the_statements_buggy_C_is_valid_and_not_skew():
-    """The first mistake is the one the chapter warns of: the right C qd, Md - 2C not skew."""
+    """The first mistake is the one the chapter warns of: the right C qd, and
+    dM/dt - 2C not skew."""
     _, cases = _cases("fixed_passivity_torque")
     for _, (q, qd, *_rest, lengths, masses, _lam, _kd) in cases:
         M, C, _ = _lib_terms(q, qd, lengths, masses)
@@ -364,8 +371,8 @@ def test_manipulator_facts_claims_checked_on_a_two_link_arm():
 
 
 def _least_r(case, which, q2):
-    """The least r on one joint (which = 0, 1) or on both alike (which = None) that meets
-    mu_min at the elbow angles q2 (bisection on lib's CRBA eigenvalues)."""
+    """The least r on one joint (which = 0, 1) or on both alike (which = None) that
+    meets mu_min at the elbow angles q2 (bisection on lib's CRBA eigenvalues)."""
     M = td.crba(planar_chain_tree(case["lengths"], case["masses"]),
                 np.column_stack([np.zeros_like(q2), q2]))
     mu = case["mu_min"]
@@ -385,8 +392,8 @@ def _least_r(case, which, q2):
 
 def _rotor_cases(seed):
     ex = SPEC.exercise("rotor_inertias")
-    return [{k: np.asarray(v, float) if isinstance(v, list) else v for k, v in c.items()}
-            for _, c in ex.case_inputs(seed)]
+    return [{k: np.asarray(v, float) if isinstance(v, list) else v
+             for k, v in c.items()} for _, c in ex.case_inputs(seed)]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -402,13 +409,13 @@ def test_rotor_reference_meets_every_case_and_lazy_designs_fail(seed):
             "the same inertia on both joints": _least_r(case, None, grid),
             "joint 1 only": _least_r(case, 0, grid),
             "designed for the stretched arm, q2 = 0": _least_r(case, 1, np.zeros(1)),
-            "designed at the upper end of the range": _least_r(case, 1, np.array([hi_end])),
+            "designed at the upper end": _least_r(case, 1, np.array([hi_end])),
             "designed at q2 = 90 deg": _least_r(case, 1, np.array([np.pi / 2])),
         }
         for label, design in lazy.items():
             if design is not None:
                 assert not ex.judge(case, design.tolist())[0], (seed, label)
-        # the worst posture of the bare arm is the range's lower end (the statement's question)
+        # the bare arm's worst posture is the range's lower end (the statement asks)
         assert _least_r(case, 1, np.array([lo_end])) is not None
         assert ex.judge(case, _least_r(case, 1, np.array([lo_end])).tolist())[0]
 

@@ -65,7 +65,7 @@ _FIT_RTOL = 1e-8
 
 
 def _stacked_regressor(lengths):
-    arm = planar_chain_tree(lengths, [1.0, 1.0])  # the regressor does not use the inertias
+    arm = planar_chain_tree(lengths, [1.0, 1.0])  # the regressor ignores the inertias
     q, qd, qdd = _FIT_STATES
     return td.regressor(arm, q, qd, qdd, gravity=_DOWN).reshape(-1, 20)
 
@@ -77,11 +77,13 @@ def _least_squares_fit(lengths, true_params):
 
 
 def _true_arm(rng, lengths):
-    """A physical 2R arm: links of 1-5 kg, centres of mass near the links, tilted inertias."""
+    """A physical 2R arm: links of 1-5 kg, centres of mass near the links, tilted
+    inertias."""
     inertias = []
     for length in lengths:
         m = float(rng.uniform(1.0, 5.0))
-        com = [rng.uniform(0.3, 0.7) * length, rng.normal(0.0, 0.05), rng.normal(0.0, 0.03)]
+        com = [rng.uniform(0.3, 0.7) * length, rng.normal(0.0, 0.05),
+               rng.normal(0.0, 0.03)]
         shape = random_inertia(rng)
         shape = shape * (m * length**2 / 10 / np.trace(shape))
         R = random_rotation(rng)
@@ -94,9 +96,9 @@ def _true_arm(rng, lengths):
 
 
 def _fit_case(rng):
-    """A fit whose link 2 is too light for its first moment (I_zz m < |m c|^2 in the plane):
-    only moving mass across the elbow makes it a body (most arms give one; others are drawn
-    again)."""
+    """A fit whose link 2 is too light for its first moment (I_zz m < |m c|^2 in the
+    plane): only moving mass across the elbow makes it a body (most arms give one;
+    others are drawn again)."""
     while True:
         lengths = np.round(rng.uniform(0.3, 0.8, 2), 3)
         fit = np.round(_least_squares_fit(lengths, _true_arm(rng, lengths)), 6) + 0.0
@@ -141,7 +143,8 @@ def _judge_fit(c, value):
     fits = error <= _FIT_RTOL * scale
     why = (f"largest torque difference from the fitted parameters {error:.3g} N m "
            f"(at most {_FIT_RTOL * scale:.3g}); "
-           + ("; ".join(problems) if problems else "both bodies are physically consistent"))
+           + ("; ".join(problems) if problems
+              else "both bodies are physically consistent"))
     return fits and not problems, why
 
 
@@ -180,15 +183,16 @@ def _mass_matrices(lengths, masses, q2_range):
 
 
 def _lambda_min(M, r):
-    """Smallest eigenvalue of M + diag(r) over a stack of 2 x 2 matrices (closed form)."""
+    """Smallest eigenvalue of M + diag(r) over a stack of 2 x 2 matrices (closed
+    form)."""
     a, b, d = M[:, 0, 0] + r[0], M[:, 0, 1], M[:, 1, 1] + r[1]
     return float(np.min(0.5 * (a + d) - np.hypot(0.5 * (a - d), b)))
 
 
 def _least_sum(case):
-    """min r1 + r2 over r >= 0 with lambda_min(M + diag r) >= mu on the grid: for each r1 the
-    least r2 by bisection (lambda_min grows with r2), then golden-section search on r1 (the
-    feasible set is convex)."""
+    """min r1 + r2 over r >= 0 with lambda_min(M + diag r) >= mu on the grid: for each
+    r1 the least r2 by bisection (lambda_min grows with r2), then golden-section search
+    on r1 (the feasible set is convex)."""
     M = _mass_matrices(case["lengths"], case["masses"], case["q2_range"])
     mu = case["mu_min"]
 
@@ -225,7 +229,8 @@ def _valid_rotor(c):
     positive_array(c["masses"], "masses", (2,))
     q2_range = as_vector(c["q2_range"], "q2_range", 2)
     if not 0.0 < q2_range[0] < q2_range[1] < np.pi:
-        raise ValueError(f"q2_range must lie in (0, pi) in increasing order, got {q2_range}")
+        raise ValueError(
+            f"q2_range must lie in (0, pi) in increasing order, got {q2_range}")
     positive(c["mu_min"], "mu_min")
     positive(c["budget"], "budget")
 
@@ -251,13 +256,14 @@ def _judge_rotor(c, value):
     return ok_mu and ok_sum, why
 
 
-# Generated with _rotor_case's rules and rounded (tests/test_exercises_manipulator_equations.py
-# checks that the rounded budgets stay above the least sum and reject the lazy designs).
+# Generated with _rotor_case's rules and rounded (the tests of
+# tests/test_exercises_manipulator_equations.py check that the rounded budgets stay
+# above the least sum and reject the lazy designs).
 _ROTOR_PUBLIC = [
-    {"lengths": [0.5, 0.4], "masses": [3.0, 2.0], "q2_range": [0.5, 2.6], "mu_min": 0.15,
-     "budget": 0.121},
-    {"lengths": [0.4, 0.6], "masses": [2.0, 3.0], "q2_range": [0.45, 2.8], "mu_min": 0.25,
-     "budget": 0.243},
+    {"lengths": [0.5, 0.4], "masses": [3.0, 2.0], "q2_range": [0.5, 2.6],
+     "mu_min": 0.15, "budget": 0.121},
+    {"lengths": [0.4, 0.6], "masses": [2.0, 3.0], "q2_range": [0.45, 2.8],
+     "mu_min": 0.25, "budget": 0.243},
 ]
 
 
@@ -281,7 +287,8 @@ CHAPTER = Chapter(
             title="The regressor of a planar two-link arm (without lib)",
             args=("q", "qd", "qdd", "lengths"),
             public=[
-                {"q": [0.4, 0.9], "qd": [1.2, -0.7], "qdd": [0.5, 2.0], "lengths": [0.5, 0.4]},
+                {"q": [0.4, 0.9], "qd": [1.2, -0.7], "qdd": [0.5, 2.0],
+                 "lengths": [0.5, 0.4]},
                 {"q": [-2.1, -0.6], "qd": [-0.8, 1.5], "qdd": [-1.5, 0.4],
                  "lengths": [0.3, 0.6]},
             ],
@@ -289,9 +296,11 @@ CHAPTER = Chapter(
             rtol=1e-9, atol=1e-10,
         ),
         FunctionExercise(
-            number="3.4.2", name="identifiable_projector", points=3, partial=True, minutes=30,
+            number="3.4.2", name="identifiable_projector", points=3, partial=True,
+            minutes=30,
             lib_forbidden=True, section="sec-pr-base", validate=_valid_projector,
-            title="Which parameter combinations a planar chain's torques determine (without lib)",
+            title=("Which parameter combinations a planar chain's torques determine "
+                   "(without lib)"),
             args=("lengths", "vertical"),
             public=[{"lengths": [0.5, 0.4], "vertical": True},
                     {"lengths": [0.6, 0.5, 0.3], "vertical": False}],
@@ -299,33 +308,37 @@ CHAPTER = Chapter(
             rtol=1e-7, atol=1e-9,
         ),
         DesignExercise(
-            number="3.4.3", name="consistent_parameters", points=3, partial=True, minutes=30,
+            number="3.4.3", name="consistent_parameters", points=3, partial=True,
+            minutes=30,
             section="sec-pr-consistency", validate=_valid_fit,
             title="A physically consistent parameter set with the same torques",
             args=("lengths", "params"),
-            public=[_fit_case(np.random.default_rng(3431)), _fit_case(np.random.default_rng(3432))],
+            public=[_fit_case(np.random.default_rng(seed)) for seed in (3431, 3432)],
             hidden=lambda rng: [_fit_case(rng) for _ in range(2)],
             judge=_judge_fit,
         ),
         FunctionExercise(
-            number="3.4.4", name="fixed_passivity_torque", points=2, partial=True, minutes=20,
+            number="3.4.4", name="fixed_passivity_torque", points=2, partial=True,
+            minutes=20,
             lib_forbidden=True, section="sec-pr-skew", validate=_valid_passivity,
             title="Debug a passivity-based controller (without lib)",
-            args=("q", "qd", "q_des", "qd_des", "qdd_des", "lengths", "masses", "lam", "k_d"),
+            args=("q", "qd", "q_des", "qd_des", "qdd_des", "lengths", "masses", "lam",
+                  "k_d"),
             public=[
-                {"q": [0.7, 1.1], "qd": [0.5, -1.2], "q_des": [0.9, 0.8], "qd_des": [0.3, 0.4],
-                 "qdd_des": [1.0, -0.5], "lengths": [0.5, 0.4], "masses": [3.0, 2.0],
-                 "lam": 5.0, "k_d": 20.0},
-                {"q": [-1.9, 2.4], "qd": [-2.0, 0.6], "q_des": [-1.5, 2.0], "qd_des": [-1.0, 1.5],
-                 "qdd_des": [-0.5, 2.0], "lengths": [0.6, 0.5], "masses": [2.5, 1.5],
-                 "lam": 8.0, "k_d": 30.0},
+                {"q": [0.7, 1.1], "qd": [0.5, -1.2], "q_des": [0.9, 0.8],
+                 "qd_des": [0.3, 0.4], "qdd_des": [1.0, -0.5],
+                 "lengths": [0.5, 0.4], "masses": [3.0, 2.0], "lam": 5.0, "k_d": 20.0},
+                {"q": [-1.9, 2.4], "qd": [-2.0, 0.6], "q_des": [-1.5, 2.0],
+                 "qd_des": [-1.0, 1.5], "qdd_des": [-0.5, 2.0],
+                 "lengths": [0.6, 0.5], "masses": [2.5, 1.5], "lam": 8.0, "k_d": 30.0},
             ],
             hidden=lambda rng: [_passivity_case(rng) for _ in range(2)],
             rtol=1e-9, atol=1e-10,
         ),
         ChoiceExercise(
-            number="3.4.5", name="manipulator_facts", points=3, partial=True, multi=True,
-            minutes=18, options=("A", "B", "C", "D", "E", "F"), section="sec-pr-mass-matrix",
+            number="3.4.5", name="manipulator_facts", points=3, partial=True,
+            multi=True, minutes=18, options=("A", "B", "C", "D", "E", "F"),
+            section="sec-pr-mass-matrix",
             title="What the structure of M, C and Y guarantees",
         ),
         DesignExercise(
