@@ -131,6 +131,51 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 # --------------------------------------------------------------------------
+# Order and grouping under pytest -n 2 (pyproject: --dist loadgroup)
+# --------------------------------------------------------------------------
+
+
+def _needs_the_book(item: pytest.Item) -> bool:
+    """Tests that read the whole book's build (or open built pages in a browser)."""
+    return "book_build" in getattr(item, "fixturenames", ()) or any(
+        item.get_closest_marker(name) for name in ("book", "browser")
+    )
+
+
+def _xdist_groups(item: pytest.Item) -> str:
+    names = {str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+             for m in item.iter_markers("xdist_group")}
+    return "_".join(sorted(names))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Two things for ``pytest -n 2`` (each worker collects, so both do the same):
+
+    1. ``xdist_group`` marks take effect. pytest-xdist 3.8 (``--dist loadgroup``)
+       appends ``@<group>`` to a grouped test's node id by setting ``item._nodeid``,
+       which pytest 9 no longer reads (the id is ``item._id``), so every group
+       was split over both workers; this sets the id pytest 9 reads. A group
+       runs on one worker, so its module fixtures (the PDF, a graded class, a
+       JupyterLab server, the tiny book) are made once, not once per worker.
+    2. Tests that need the book's build run last, groups before single tests
+       (the order xdist hands out work with ``--no-loadscope-reorder``): both
+       workers run the unit tests while the book builds in the background
+       (``_book_build_in_background``), and a long group does not start when the
+       other worker has nothing left to do.
+    """
+    if getattr(config.option, "loadgroup", False):  # set on xdist's workers
+        from _pytest.nodeid import NodeId  # pytest 9's structured node id
+
+        for item in items:
+            groups = _xdist_groups(item)
+            if groups and not item.nodeid.endswith("@" + groups) and hasattr(item, "_id"):
+                item._id = NodeId.parse(f"{item.nodeid}@{groups}")
+    order = {id(item): index for index, item in enumerate(items)}
+    items.sort(key=lambda item: (_needs_the_book(item), not _xdist_groups(item), order[id(item)]))
+
+
+# --------------------------------------------------------------------------
 # Building a book
 # --------------------------------------------------------------------------
 
@@ -229,6 +274,66 @@ def _run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
 
 
+#: Environment variable naming a folder for ``book_build`` to keep its build in
+#: between runs: the first run builds the book there (as fresh as always), later
+#: runs reuse it until the folder and its ``<folder>.json`` record are removed.
+#: For timing and re-running the book and browser tests; ``make test`` leaves it unset.
+BOOK_BUILD_DIR = "BOOK_BUILD_DIR"
+
+
+def _book_build_paths(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """The build's output folder, its result record and its lock file."""
+    output = _run_dir(tmp_path_factory) / "book-build"
+    if os.environ.get(BOOK_BUILD_DIR):
+        # A build kept between runs: made here the first time, reused after.
+        output = Path(os.environ[BOOK_BUILD_DIR]).resolve()
+    return output, output.with_name(output.name + ".json"), output.with_name(output.name + ".lock")
+
+
+def _build_and_record(output: Path, result_file: Path) -> BookBuild:
+    """Build the book into ``output`` and write the record the other worker reads."""
+    try:
+        build = run_book_build(ROOT, output)
+    except Exception as exc:  # a timeout, say: the waiting tests must not hang
+        output.mkdir(parents=True, exist_ok=True)
+        (output / "build.log").write_text(f"the build did not finish: {exc!r}\n")
+        build = BookBuild(ROOT, output, -1, (output / "build.log").read_text(), 0.0)
+    result_file.write_text(json.dumps({"returncode": build.returncode, "seconds": build.seconds}))
+    return build
+
+
+def _build_running(started: Path) -> bool:
+    """Whether the process that started a background build (its pid in ``started``) lives."""
+    try:
+        os.kill(int(started.read_text()), 0)
+    except (FileNotFoundError, ValueError, ProcessLookupError):
+        return False
+    return True
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _book_build_in_background(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Start the book's build in a background thread at the session's first test,
+    if any test of the session needs it, so that it runs beside the unit tests
+    (which come first, see ``pytest_collection_modifyitems``); ``book_build``
+    waits for it. The first worker to get here starts it."""
+    if not any("book_build" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        return
+    import threading
+
+    output, result_file, lock_file = _book_build_paths(tmp_path_factory)
+    started = output.with_name(output.name + ".started")
+    with open(lock_file, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if result_file.exists() or _build_running(started):
+                return
+            started.write_text(str(os.getpid()))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    threading.Thread(target=_build_and_record, args=(output, result_file), name="book-build").start()
+
+
 @pytest.fixture(scope="session")
 def book_build(tmp_path_factory: pytest.TempPathFactory) -> BookBuild:
     """The whole book, built fresh once per test run (shared by xdist workers).
@@ -236,23 +341,26 @@ def book_build(tmp_path_factory: pytest.TempPathFactory) -> BookBuild:
     The output goes to this run's temporary folder (pytest keeps the last three
     runs' folders, under /tmp/pytest-of-<user>/), so two test runs on one
     checkout never overwrite each other's build. The first worker to get here
-    builds; the other waits on the lock and reuses the result.
+    builds; the other waits on the lock and reuses the result. With
+    ``BOOK_BUILD_DIR=<folder>`` set, the build is kept in that folder and reused
+    by later runs (see ``BOOK_BUILD_DIR``).
     """
-    run_dir = _run_dir(tmp_path_factory)
-    output = run_dir / "book-build"
-    result_file = run_dir / "book-build.json"
-    with open(run_dir / "book-build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if result_file.exists():
-                record = json.loads(result_file.read_text())
-                log = (output / "build.log").read_text()
-                return BookBuild(ROOT, output, record["returncode"], log, record["seconds"], problem_lines(log))
-            build = run_book_build(ROOT, output)
-            result_file.write_text(json.dumps({"returncode": build.returncode, "seconds": build.seconds}))
-            return build
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    output, result_file, lock_file = _book_build_paths(tmp_path_factory)
+    started = output.with_name(output.name + ".started")
+    while True:
+        with open(lock_file, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                if result_file.exists():
+                    record = json.loads(result_file.read_text())
+                    log = (output / "build.log").read_text()
+                    return BookBuild(ROOT, output, record["returncode"], log, record["seconds"],
+                                     problem_lines(log))
+                if not _build_running(started):
+                    return _build_and_record(output, result_file)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+        time.sleep(1)  # the build started in the background is still running
 
 
 # --------------------------------------------------------------------------

@@ -78,7 +78,9 @@ def _grade_setuid(root: Path, folder: Path, out: Path):
     return proc.stdout
 
 
-@pytest.fixture(scope="module", params=MODES)
+#: Each mode's class is graded once, on one worker (an xdist group: conftest.py).
+@pytest.fixture(scope="module", params=[pytest.param(m, marks=pytest.mark.xdist_group(f"graded-{m}"))
+                                        for m in MODES])
 def graded(request, tmp_path_factory):
     mode = request.param
     solutions_before = (REPO / "solutions" / f"{CHAPTER}.py").read_bytes()

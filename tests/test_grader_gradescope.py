@@ -122,7 +122,9 @@ def run_autograder(env: dict, submission_text: str, name: str) -> dict:
     return results
 
 
-@pytest.fixture(scope="module", params=["3.10", "3.12"])
+#: Each Python's bundle is installed once, on one worker (an xdist group: conftest.py).
+@pytest.fixture(scope="module", params=[pytest.param(v, marks=pytest.mark.xdist_group(f"gradescope-{v}"))
+                                        for v in ("3.10", "3.12")])
 def installed_bundle(request, tmp_path_factory):
     python = _pyenv(request.param)
     if python is None:
