@@ -10,7 +10,8 @@ same torques on them, then times, in one run and on the same states:
 * ``pin``: ``pin.rnea`` called in a Python loop over the same states (the
   states converted to Pinocchio's order beforehand, outside the timing).
 
-Each is timed ``--repeat`` times and the best (smallest) time is kept, which
+Each is timed ``--repeat`` times, alternately (:func:`lib.models.benchmark.best_times`),
+and the best (smallest) time is kept, which
 is the least disturbed by other processes; the script prints the per-state
 times, their ratio, and the load average before and after (run it on an
 otherwise idle machine). The batched evaluation (all states in one call) and
@@ -25,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -36,22 +36,13 @@ sys.path.insert(0, str(ROOT))
 import pinocchio as pin  # noqa: E402
 
 from lib.kinematic_tree import rnea  # noqa: E402
-from lib.models.benchmark import random_states  # noqa: E402
+from lib.models.benchmark import best_times, random_states  # noqa: E402
 from lib.models.pinocchio_tree import (  # noqa: E402
     from_pinocchio_forces,
     pinocchio_configuration,
     pinocchio_velocity,
 )
 from lib.models.robots import ROBOTS, load_robot, robot_urdf_path  # noqa: E402
-
-
-def best_time(function, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
@@ -91,8 +82,8 @@ def main() -> None:
             pin.rnea(pin_model, data, qp[k], vp[k], ap[k])
 
     load_before = os.getloadavg()
-    t_lib = best_time(run_lib, args.repeat) / args.states
-    t_pin = best_time(run_pin, args.repeat) / args.states
+    wall, _ = best_times([run_lib, run_pin], args.repeat)  # timed alternately
+    t_lib, t_pin = wall / args.states
     load_after = os.getloadavg()
     print(
         f"robot {args.robot}: nq = {model.nq}, nv = {model.nv}, "
