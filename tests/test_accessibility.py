@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -74,21 +76,36 @@ async (tags) => {
 """
 
 
-def axe_violations(browser, html_file: Path, mode: str) -> list[dict]:
-    """Open ``html_file`` offline in ``mode`` and return axe's WCAG 2.1 A/AA violations."""
+@lru_cache(maxsize=None)
+def axe_source() -> str:
     if not AXE_JS.is_file():
         pytest.fail(f"{AXE_JS} is missing: run `make install-test` (npm ci --prefix tools/axe)")
+    return AXE_JS.read_text(encoding="utf-8")
+
+
+def mode_context(browser, mode: str):
+    """A browser context, offline, whose pages open in ``mode`` (as the switcher leaves it)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=mode)
     block_network(context)
     context.add_init_script(MODE_INIT_JS % {"mode": mode})
+    return context
+
+
+def axe_violations_on(page, html_file: Path, mode: str) -> list[dict]:
+    """Open ``html_file`` in ``page`` (of a ``mode_context``) and return axe's WCAG 2.1 A/AA violations."""
+    page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+    shown = page.evaluate(SETTLE_JS)
+    if shown["theme"] != mode:
+        raise AssertionError(f"{html_file.name}: asked for {mode} mode, the page shows {shown}")
+    page.add_script_tag(content=axe_source())
+    return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
+
+
+def axe_violations(browser, html_file: Path, mode: str) -> list[dict]:
+    """``axe_violations_on`` in a context of its own."""
+    context = mode_context(browser, mode)
     try:
-        page = context.new_page()
-        page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
-        shown = page.evaluate(SETTLE_JS)
-        if shown["theme"] != mode:
-            raise AssertionError(f"{html_file.name}: asked for {mode} mode, the page shows {shown}")
-        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
-        return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
+        return axe_violations_on(context.new_page(), html_file, mode)
     finally:
         context.close()
 
@@ -102,12 +119,39 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+@pytest.fixture(scope="module")
+def page_in_mode(browser) -> Iterator[Callable[[str], object]]:
+    """One page per mode, reused from test to test (each test opens its page in it anew)."""
+    contexts: dict[str, object] = {}
+    pages: dict[str, object] = {}
+
+    def page_in(mode: str):
+        if mode not in pages:
+            contexts[mode] = mode_context(browser, mode)
+            pages[mode] = contexts[mode].new_page()
+        return pages[mode]
+
+    def drop(mode: str) -> None:
+        """After a failure, the next test of this mode starts from a new context."""
+        pages.pop(mode, None)
+        if mode in contexts:
+            contexts.pop(mode).close()
+
+    page_in.drop = drop
+    yield page_in
+    for context in contexts.values():
+        context.close()
+
+
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
 @pytest.mark.parametrize("mode", MODES)
-def test_page_meets_wcag21_aa(book_build: BookBuild, browser, toc_page: TocPage, mode: str) -> None:
+def test_page_meets_wcag21_aa(book_build: BookBuild, page_in_mode, toc_page: TocPage, mode: str) -> None:
     assert book_build.returncode == 0, book_build.report()
-    violations = axe_violations(browser, book_build.html_dir / toc_page.html, mode)
+    try:
+        violations = axe_violations_on(page_in_mode(mode), book_build.html_dir / toc_page.html, mode)
+    except Exception:
+        page_in_mode.drop(mode)
+        raise
     assert not violations, (
         f"{toc_page.docname} ({mode} mode): axe-core finds {len(violations)} WCAG 2.1 A/AA "
         f"rule(s) violated:\n{describe(violations)}"
@@ -134,7 +178,7 @@ def axe_violations_plain(browser, html_file: Path) -> list[dict]:
     try:
         page = context.new_page()
         page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
-        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+        page.add_script_tag(content=axe_source())
         return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
     finally:
         context.close()
@@ -164,7 +208,6 @@ def _rgb(hex_colour: str) -> str:
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
 def test_live_figures_for_keyboard_and_screen_readers(book_build: BookBuild, browser) -> None:
     """Every live figure of the lesson: each slider announces the value it shows (with its
     unit), the readout is a polite live region that can be focused and has a name, the

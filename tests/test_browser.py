@@ -3,15 +3,18 @@
 ``check_page`` is the reusable checker: it opens one built page with the
 network cut off (only file:// requests pass) and returns one message per fault,
 each naming the page. ``test_page_renders`` runs it on every page of the book's
-``_toc.yml`` and saves a full-page screenshot to
-``artifacts/screenshots/<page>.png``. The ``test_checker_*`` tests build a tiny
-throwaway book with known faults and prove the checker reports each of them.
+``_toc.yml`` and saves a full-page screenshot of a page with faults to
+``artifacts/screenshots/<page>.png`` (of every page with ``SCREENSHOTS=1``).
+The ``test_checker_*`` tests build a tiny throwaway book with known faults and
+prove the checker reports each of them.
 
-Regenerate the screenshots: ``.venv/bin/python -m pytest tests/test_browser.py``.
+Screenshots of every page:
+``SCREENSHOTS=1 .venv/bin/python -m pytest tests/test_browser.py -k page_renders``.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from functools import lru_cache
@@ -20,10 +23,14 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
 import yaml
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conftest import ROOT, BookBuild, TocPage, block_network, make_tiny_book, run_book_build, toc_pages
 
 NAV_TIMEOUT_MS = 60_000
+#: Set (to anything) to save a full-page screenshot of every page, not only of a
+#: page with faults (a long chapter's takes seconds: Chromium draws the whole page).
+SCREENSHOTS = "SCREENSHOTS"
 #: The whole book's PDF, linked from every page's download menu (book/_ext/page_fixes.py).
 BOOK_PDF = "robot-dynamics.pdf"
 
@@ -159,9 +166,6 @@ def check_page(
 
     browser_page.goto(page_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
     info = browser_page.evaluate(COLLECT_JS)
-    if screenshot is not None:
-        screenshot.parent.mkdir(parents=True, exist_ok=True)
-        browser_page.screenshot(path=str(screenshot), full_page=True)
 
     # (1) Math is typeset, and no raw TeX is left in the prose.
     if info["mathCount"] and not info["mathjax"]:
@@ -279,7 +283,11 @@ def check_page(
             relative = ("exercises/" + re.split(r"[?&#]", tail, maxsplit=1)[0]).rstrip("/")
             if not (repo_root / relative).exists():
                 fault("exercises", f"exercises link {link['raw']!r} points at {relative}, not in the repository")
-    return list(dict.fromkeys(faults))  # the same fault found twice is reported once
+    faults = list(dict.fromkeys(faults))  # the same fault found twice is reported once
+    if screenshot is not None and (faults or os.environ.get(SCREENSHOTS)):
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        browser_page.screenshot(path=str(screenshot), full_page=True)
+    return faults
 
 
 # --------------------------------------------------------------------------
@@ -299,15 +307,10 @@ def offline_page(browser):
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
 def test_page_renders(book_build: BookBuild, offline_page, toc_page: TocPage, screenshot_dir: Path) -> None:
-    faults = check_page(
-        offline_page,
-        book_build.html_dir,
-        ROOT,
-        toc_page,
-        screenshot=screenshot_dir / f"{toc_page.slug}.png",
-    )
+    screenshot = screenshot_dir / f"{toc_page.slug}.png"
+    screenshot.unlink(missing_ok=True)  # an earlier run's picture would not show this build
+    faults = check_page(offline_page, book_build.html_dir, ROOT, toc_page, screenshot=screenshot)
     blocked = sorted({urlparse(url).netloc for url in offline_page.blocked})
     assert not faults, (
         f"{len(faults)} fault(s) on {toc_page.docname}:\n"
@@ -317,7 +320,6 @@ def test_page_renders(book_build: BookBuild, offline_page, toc_page: TocPage, sc
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
 def test_built_pages_are_the_toc_pages(book_build: BookBuild) -> None:
     """Every chapter page in the build comes from _toc.yml, and vice versa."""
     html_dir = book_build.html_dir
@@ -481,6 +483,8 @@ OVERFLOW_JS = r"""
   for (const el of document.querySelectorAll('body *')) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
+    // Most elements end inside the screen: the costlier tests below are for the others.
+    if (r.right <= vw + 1) continue;
     if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
     if (el.closest('dialog:not([open])')) continue;
     // Off-canvas drawers are fixed boxes moved out of view, not part of the page.
@@ -489,7 +493,7 @@ OVERFLOW_JS = r"""
       if (getComputedStyle(a).position === 'fixed') { fixed = true; break; }
     }
     if (fixed) continue;
-    if (r.right > vw + 1 && !scrolls(el)) {
+    if (!scrolls(el)) {
       const id = el.id ? '#' + el.id : '';
       const cls = el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '';
       offenders.push(`${el.tagName.toLowerCase()}${id}${cls} (${Math.round(r.right)} px): `
@@ -505,6 +509,13 @@ VISIBLE_TOGGLE_JS = r"""
 (kind) => [...document.querySelectorAll(`.${kind}-toggle`)]
   .findIndex(b => { const r = b.getBoundingClientRect(); return r.width > 0 && r.height > 0
                     && getComputedStyle(b).visibility !== 'hidden'; })
+"""
+
+
+#: How long a sidebar button may take to open its sidebar (it opens at once; this is a margin).
+TOGGLE_TIMEOUT_MS = 3_000
+SIDEBARS_BACK_JS = """
+() => !document.querySelector('dialog[open]') && !document.querySelector('#pst-primary-sidebar.pst-sidebar-hidden')
 """
 
 
@@ -539,13 +550,17 @@ def check_layout(browser, html_file: Path, width: int, name: str) -> list[str]:
                     faults.append(f"{name} @{width}px: [navigation] no visible {kind} sidebar button")
                 continue
             page.locator(f".{kind}-toggle").nth(index).click()
-            page.wait_for_timeout(300)
-            if not page.locator(opened).count():
+            try:
+                page.wait_for_selector(opened, state="attached", timeout=TOGGLE_TIMEOUT_MS)
+            except PlaywrightTimeoutError:
                 faults.append(f"{name} @{width}px: [navigation] the visible {kind} sidebar button does nothing")
             page.keyboard.press("Escape")
             if page.locator("#pst-primary-sidebar.pst-sidebar-hidden").count():
                 page.locator(f".{kind}-toggle").nth(index).click()  # expand it again
-            page.wait_for_timeout(100)
+            try:  # back as it was before the next button is tried
+                page.wait_for_function(SIDEBARS_BACK_JS, timeout=TOGGLE_TIMEOUT_MS)
+            except PlaywrightTimeoutError:
+                pass
     finally:
         context.close()
     faults += [f"{name} @{width}px: [console] {text[:200]}" for text in dict.fromkeys(console)]
@@ -553,7 +568,6 @@ def check_layout(browser, html_file: Path, width: int, name: str) -> list[str]:
 
 
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
 @pytest.mark.parametrize("device", WIDTHS)
 def test_page_layout_and_navigation(book_build: BookBuild, browser, toc_page: TocPage, device: str) -> None:
     faults = check_layout(browser, book_build.html_dir / toc_page.html, WIDTHS[device], toc_page.docname)
