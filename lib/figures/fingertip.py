@@ -145,7 +145,9 @@ def draw_fingertip(data: dict, ax: Any = None) -> Figure:
     for column, key, name in ((data["jacobian"][:, 0], "joint1", r"$|\tau_1| = \tau_{\max}$"),
                               (data["jacobian"][:, 1], "joint2", r"$|\tau_2| = \tau_{\max}$")):
         for i, strip in enumerate(_strip_lines(column, data["tau_max"], 4 * extent)):
-            fr.line(space, strip[:, 0], strip[:, 1], color=fr.COLORS[key], ls="--", lw=1.1,
+            # Dashed for the shoulder, dotted for the elbow: told apart without the colours.
+            fr.line(space, strip[:, 0], strip[:, 1], color=fr.COLORS[key],
+                    ls="--" if key == "joint1" else ":", lw=1.1 if key == "joint1" else 1.4,
                     label=name if i == 0 else None)
     closed = np.vstack([poly, poly[:1]])
     fr.fill(space, closed[:, 0], closed[:, 1], fr.COLORS["feasible"], alpha=0.35, lw=1.5, ec=fr.COLORS["feasible"],

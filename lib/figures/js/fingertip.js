@@ -189,7 +189,9 @@ const FIGURE = {
       for (const s of [-1, 1]) {
         const base = [s * d.tau_max * col[0] / norm ** 2, s * d.tau_max * col[1] / norm ** 2];
         space.line([base[0] - 4 * E * dir[0], base[0] + 4 * E * dir[0]], [base[1] - 4 * E * dir[1], base[1] + 4 * E * dir[1]],
-                   {color: COLORS[j === 0 ? "joint1" : "joint2"], dash: "6 4", width: 1.1});
+                   // Dashed for the shoulder, dotted for the elbow (as the static picture).
+                   {color: COLORS[j === 0 ? "joint1" : "joint2"], dash: j === 0 ? "6 4" : "2 3",
+                    width: j === 0 ? 1.1 : 1.4});
       }
     });
     const poly = d.polygon;
@@ -199,7 +201,7 @@ const FIGURE = {
     space.dot(...d.optimum, {color: "#000", r: 5});
     space.dot(...d.force, {color: COLORS.push, r: 6, stroke: "#000", shape: "diamond"});
     space.legend([{label: "|tau_1| = tau_max", color: COLORS.joint1, dash: "6 4"},
-                  {label: "|tau_2| = tau_max", color: COLORS.joint2, dash: "6 4"},
+                  {label: "|tau_2| = tau_max", color: COLORS.joint2, dash: "2 3"},
                   {label: "feasible forces", color: COLORS.feasible, kind: "box"},
                   {label: "LP optimum: max f_n", color: "#000", kind: "dot"},
                   {label: "demanded f_c", color: COLORS.push, kind: "dot"}], {size: 10});
