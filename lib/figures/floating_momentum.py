@@ -23,7 +23,7 @@ label and the readout rows, ``draw_floating_momentum`` draws the robot and
 ``theta(q)``. The live figure's JavaScript (``js/floating_momentum.js``)
 evaluates the integral's closed form.
 
-Explained in chapter 3.5.
+Explained in :ref:`sec-ab-floating`.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def floating_momentum_data(
       ``start_corners`` (the base at ``q = 0``);
     - ``curve_q_deg``, ``curve_theta_deg``: ``theta`` over the slider's range.
 
-    Explained in chapter 3.5.
+    Explained in :ref:`sec-ab-floating`.
 
     Examples
     --------
@@ -180,7 +180,7 @@ def floating_momentum_data(
 def floating_momentum_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     """State label and readout rows of the floating-base figure.
 
-    Explained in chapter 3.5.
+    Explained in :ref:`sec-ab-floating`.
 
     Returns
     -------
@@ -222,7 +222,7 @@ def draw_floating_momentum(data: dict, ax: Any = None) -> Figure:
     where it started at ``q = 0``), the arm and the centre of mass, which
     stays at the origin. Right: ``theta(q)`` over the slider's range, the
     current arm angle marked.
-    Explained in chapter 3.5.
+    Explained in :ref:`sec-ab-floating`.
 
     Returns
     -------

@@ -21,7 +21,7 @@ along ``Lambda``'s eigenvectors) and the ellipse of ``M`` in joint space.
 The live figure's JavaScript (``js/inertia_ellipse.js``) evaluates the
 arm's closed forms.
 
-Explained in chapter 3.4.
+Explained in :ref:`sec-pr-ellipse`.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def inertia_ellipse_data(
       drawn at most ``cap`` kg (a band when it is unbounded);
     - ``points``: the base, the elbow and the tip (m); ``reach`` (m).
 
-    Explained in chapter 3.4.
+    Explained in :ref:`sec-pr-ellipse`.
 
     Examples
     --------
@@ -152,7 +152,7 @@ def inertia_ellipse_data(
 def inertia_ellipse_describe(data: dict) -> tuple[str, str, list[tuple[str, str]]]:
     """State label and readout rows of the inertia-ellipse figure.
 
-    Explained in chapter 3.4.
+    Explained in :ref:`sec-pr-ellipse`.
 
     Returns
     -------
@@ -200,7 +200,7 @@ def draw_inertia_ellipse(data: dict, ax: Any = None) -> Figure:
     line along the heaviest direction. Right: ``M`` applied to the unit
     circle of joint accelerations, in kg m^2 (its semi-axes are the
     eigenvalues of ``M``).
-    Explained in chapter 3.4.
+    Explained in :ref:`sec-pr-ellipse`.
 
     Returns
     -------
@@ -267,5 +267,5 @@ FIGURE = FigureSpec(
     draw=draw_inertia_ellipse,
     constants=("lengths", "masses", "mass_scale", "cap"),
     size=(9.0, 4.2),
-    section="",
+    section="sec-pr-ellipse",
 )
