@@ -136,10 +136,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def _needs_the_book(item: pytest.Item) -> bool:
-    """Tests that read the whole book's build (or open built pages in a browser)."""
-    return "book_build" in getattr(item, "fixturenames", ()) or any(
-        item.get_closest_marker(name) for name in ("book", "browser")
-    )
+    """Tests that read the whole book's build (the fixture, or the ``book`` marker)."""
+    return "book_build" in getattr(item, "fixturenames", ()) or item.get_closest_marker("book") is not None
 
 
 def _xdist_groups(item: pytest.Item) -> str:

@@ -13,9 +13,10 @@ It clones this repository's committed HEAD into a temporary folder (with the
   report, from which the per-stage times are read:
 
   - **build**: the one book build the suite shares (its own timer,
-    ``book-build.json`` in pytest's run folder);
+    ``book-build.json`` in pytest's run folder), made in the background while
+    the unit tests run (tests/conftest.py);
   - **browser and book tests**: the tests marked ``browser`` or ``book``
-    (most share the build and run on one worker, after it);
+    (they run after the unit tests, on both workers);
   - **unit tests**: everything else (spread over both workers).
 
 The stage times of the tests are sums of the tests' own durations; the
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,6 +39,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+#: What ``--dist loadgroup`` appends to the node id of a test in an xdist group.
+GROUP_SUFFIX = re.compile(r"@[\w.-]+$")
 
 
 def _run(command: list[str], cwd: Path, env: dict | None = None) -> float:
@@ -55,9 +59,10 @@ def _marked(clone: Path, python: Path, expression: str) -> set[str]:
 
 
 def _durations(junit: Path) -> dict[str, float]:
-    """Each test's time (set-up, call and tear-down) by "<module>::<test name>"."""
+    """Each test's time (set-up, call and tear-down) by "<module>::<test name>"
+    (without the ``@<group>`` that an xdist group's tests carry)."""
     return {
-        f"{case.get('classname')}::{case.get('name')}": float(case.get("time", 0.0))
+        f"{case.get('classname')}::{GROUP_SUFFIX.sub('', case.get('name'))}": float(case.get("time", 0.0))
         for case in ET.parse(junit).getroot().iter("testcase")
     }
 
@@ -119,7 +124,8 @@ def main() -> int:
     print("| stage | measured |")
     print("| --- | --- |")
     print(f"| install (`make install-test`, pip cache warm) | {install:.0f} s |")
-    print(f"| book build inside the suite (chapters executed in parallel) | {build_record['seconds']:.0f} s |")
+    print(f"| book build inside the suite (chapters executed in parallel, beside the unit tests) "
+          f"| {build_record['seconds']:.0f} s |")
     print(f"| book and browser tests, without the build (sum of test times) | {browser - build_record['seconds']:.0f} s |")
     print(f"| unit tests (sum of test times, both workers) | {unit:.0f} s |")
     print(f"| whole suite, wall time (`pytest -n 2`, {len(durations)} tests) | {suite:.0f} s |")
