@@ -110,3 +110,26 @@ def test_readme_tables_follow_the_registry() -> None:
     assert table == readme_page_rows()
     sets = re.search(r"^Chapters: (.+?)\.$", readme, re.M | re.S)[1]
     assert re.findall(r"`(\w+)`", sets) == [entry["exercises"] for entry in CHAPTERS]
+
+
+def landing_page_chapters(intro: str) -> list[str]:
+    """The bold lead words of the bullets under the landing page's "What the book covers"."""
+    section = re.search(r"^## What the book covers\n(.*?)^## ", intro, re.M | re.S)
+    assert section, "book/intro.md has no section 'What the book covers'"
+    return re.findall(r"^- \*\*(.+?)\*\*", section[1], re.M)
+
+
+def test_landing_page_describes_every_chapter_in_order() -> None:
+    leads = landing_page_chapters((ROOT / "book" / "intro.md").read_text())
+    expected = [
+        f"{entry['number']} {entry['title']}" if entry["number"][0].isdigit()
+        else entry["title"] for entry in CHAPTERS
+    ]
+    assert [lead.rstrip(".") for lead in leads] == expected
+
+
+def test_landing_page_check_sees_a_missing_chapter() -> None:
+    intro = (ROOT / "book" / "intro.md").read_text()
+    leads = landing_page_chapters(intro)
+    dropped = re.sub(r"^- \*\*3\.4 .*?(?=^- \*\*)", "", intro, count=1, flags=re.M | re.S)
+    assert len(landing_page_chapters(dropped)) == len(leads) - 1
