@@ -5,6 +5,8 @@ Book fixtures (used by ``test_book.py`` and ``test_browser.py``):
 - ``book_build``: the whole book built fresh (empty output folder, so every
   notebook executes with no cache) once per test run, even under
   ``pytest -n 2``: a file lock makes the other worker wait and reuse the result.
+  The build starts in the background at the run's first test, and the tests
+  that need it run after the others (``pytest_collection_modifyitems``).
 - ``toc_page``: parametrised over every page in ``_toc.yml`` (see
   ``pytest_generate_tests``), so new chapters are tested without editing tests.
 - ``tiny_faulty_book``: a tiny throwaway book (``make_tiny_book``) with one good
@@ -338,8 +340,9 @@ def book_build(tmp_path_factory: pytest.TempPathFactory) -> BookBuild:
 
     The output goes to this run's temporary folder (pytest keeps the last three
     runs' folders, under /tmp/pytest-of-<user>/), so two test runs on one
-    checkout never overwrite each other's build. The first worker to get here
-    builds; the other waits on the lock and reuses the result. With
+    checkout never overwrite each other's build. The build started in the
+    background (``_book_build_in_background``) is waited for; without one, the
+    first worker to get here builds and the other waits on the lock. With
     ``BOOK_BUILD_DIR=<folder>`` set, the build is kept in that folder and reused
     by later runs (see ``BOOK_BUILD_DIR``).
     """
