@@ -26,7 +26,7 @@ from grader.spec import load_chapter, solutions_path
 from grader_helpers import REPO
 from lib import kinematic_tree as kt
 from lib import tree_dynamics as td
-from lib.spatial import inverse_transform, transform_spatial_inertia
+from lib.spatial import inverse_transform, spatial_inertia, transform_spatial_inertia
 
 SPEC = load_chapter("crba_and_aba")
 _spec = importlib.util.spec_from_file_location("ab_reference", solutions_path("crba_and_aba"))
@@ -109,6 +109,26 @@ def test_inertia_rate_reference_is_the_derivative_of_the_change_of_frame():
         rate = (seen[1] - seen[0]) / (2 * step)
         np.testing.assert_allclose(REF.inertia_rate(G, V), rate, rtol=0,
                                    atol=1e-7 * np.abs(rate).max())
+
+
+def test_the_statements_self_checks_hold_for_the_reference():
+    """3.5.1's test-yourself: dG/dt symmetric; zero for a body symmetric about an axis
+    through its centre of mass spinning about that axis (nonzero when the axis is moved
+    off the centre); (dG/dt) V = -ad_V^T G V, the Newton-Euler velocity product.
+    Sums of a few products of O(1) numbers: 1e-14."""
+    _, cases = _cases("inertia_rate")
+    for _, c in cases:
+        G, V = np.asarray(c["G"]), np.asarray(c["V"])
+        rate = REF.inertia_rate(G, V)
+        np.testing.assert_allclose(rate, rate.T, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(rate @ V, -_ad(V).T @ G @ V, rtol=1e-12, atol=1e-14)
+    centre = np.array([0.3, -0.2, 0.5])
+    G = spatial_inertia(2.0, np.diag([0.1, 0.1, 0.15]), com=centre)
+    w = np.array([0.0, 0.0, 2.0])
+    spin = np.concatenate([w, -np.cross(w, centre)])
+    np.testing.assert_allclose(REF.inertia_rate(G, spin), 0.0, atol=1e-14)
+    off = np.concatenate([w, -np.cross(w, centre + [0.1, 0.0, 0.0])])
+    assert np.abs(REF.inertia_rate(G, off)).max() > 0.1
 
 
 @pytest.mark.parametrize("mistake", [
