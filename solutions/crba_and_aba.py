@@ -185,7 +185,8 @@ def aba_fixed(parents, placements, axes, inertias, q, qd, tau, gravity):
 # Exercise 3.5.5 -----------------------------------------------------------------
 #: A: O(n) against O(n^2) + O(n^3) for a chain (true); B: the CRBA never computes the
 #: entries of bodies on different branches, O(n d) (false); C: an order of growth says
-#: nothing about small n, the chapter measures a crossover (false); D: h and the factor
+#: nothing about small n: implementations that keep composite inertias in their
+#: ten-number form need fewer operations on short chains (false); D: h and the factor
 #: depend on (q, qd) only, each further tau costs two triangular solves (true); E: the
 #: ABA's qdd is exact, velocity terms included in its bias forces (false); F: D_i is
 #: the inertia of joint i with its subtree's joints free, M_ii with them locked, and
