@@ -96,14 +96,14 @@ def _true_arm(rng, lengths):
 
 
 def _fit_case(rng):
-    """A fit whose link 2 is too light for its first moment (I_zz m < |m c|^2 in the
-    plane): only moving mass across the elbow makes it a body (most arms give one;
-    others are drawn again)."""
+    """A fit whose link 2 has a positive mass too small for its first moment
+    (I_zz m < |m c|^2 in the plane): only moving mass across the elbow makes it a
+    body, as the statement says (most arms give one; others are drawn again)."""
     while True:
         lengths = np.round(rng.uniform(0.3, 0.8, 2), 3)
         fit = np.round(_least_squares_fit(lengths, _true_arm(rng, lengths)), 6) + 0.0
         m2, hx2, hy2, izz2 = fit[10], fit[11], fit[12], fit[16]
-        if izz2 * m2 < 0.9 * (hx2**2 + hy2**2):
+        if m2 > 0 and izz2 * m2 < 0.9 * (hx2**2 + hy2**2):
             return {"lengths": lengths, "params": fit}
 
 
