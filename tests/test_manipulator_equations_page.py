@@ -6,7 +6,8 @@ drift apart) against independent computations and hold the facts the prose state
 in words: the difference quotient of M reproduces C + C^T (so dM/dt - 2C is skew to
 its truncation error), the C' of eq. (eq-pr-other-c) has the same C qd and is not
 skew, Y pi is the RNEA, the ranks of the stacked regressors (the numbers of base
-parameters), the regrouping direction of the 2R arm, the pseudo-inertia of ten
+parameters), the regrouping direction of the 2R arm, UR5's regroupings (mass moved
+along its joint axes), the pseudo-inertia of ten
 parameters, and the critical point mass beyond which a link stops being a body.
 """
 
@@ -35,7 +36,7 @@ NAMES = td.PARAMETER_NAMES
 
 
 def _page_functions(*names: str) -> dict:
-    """The page's own definitions of ``names`` (top-level functions of its code cells)."""
+    """The page's own definitions of ``names`` (top-level functions of its cells)."""
     namespace = {"np": np, "td": td, "kt": kt, "li": li, "ET": ET, "minimize": minimize,
                  "robot_urdf_path": robot_urdf_path, "RANK_TOL": 1e-10,
                  "rng": np.random.default_rng(34)}
@@ -53,7 +54,7 @@ def _page_functions(*names: str) -> dict:
 PAGE_FUNCTIONS = _page_functions(
     "joint_limits", "eigenvalue_bounds", "mass_matrix_rate", "mass_matrix_gradient",
     "symmetric_part", "with_inertias", "stacked_regressor", "base_parameters",
-    "inertia_about_origin", "pseudo_inertia_of", "point_mass")
+    "inertia_about_origin", "pseudo_inertia_of", "point_mass", "axis_point_masses")
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +74,12 @@ def test_eigenvalue_bounds_are_eigenvalues_beyond_the_samples(ur5) -> None:
     """The refined extremes bracket every sample and are eigenvalues of M at their q."""
     out = PAGE_FUNCTIONS["eigenvalue_bounds"]("ur5", ur5, 6, 500, n_refine=2)
     samples = out["samples"]
-    assert out["min"][0] <= samples[:, 0].min() and out["max"][0] >= samples[:, -1].max()
+    assert out["min"][0] <= samples[:, 0].min()
+    assert out["max"][0] >= samples[:, -1].max()
     for which, column in (("min", 0), ("max", -1)):
         value, x = out[which][:2]
         q = np.concatenate([[0.0], x])
-        # the same eigenvalue recomputed from crba at the returned angles: round-off only
+        # the same eigenvalue recomputed from crba at the returned angles: round-off
         np.testing.assert_allclose(np.linalg.eigvalsh(td.crba(ur5, q))[column], value,
                                    rtol=1e-12)
     assert out["min"][0] > 0.0
@@ -159,10 +161,33 @@ def test_the_2r_regrouping_direction_changes_no_torque() -> None:
     assert np.abs(Y_s @ wrong).max() > 1e-3
 
 
+def test_ur5_axis_point_masses_are_its_regroupings(ur5) -> None:
+    """The page's moves of mass along joint axes change no torque, are independent
+    among the parameters that appear, and are as many as the null directions there
+    (60 - 9 never appearing - rank 36 = 15); off the axis a move changes torques."""
+    moves = PAGE_FUNCTIONS["axis_point_masses"](ur5)
+    Y_s = PAGE_FUNCTIONS["stacked_regressor"](ur5, [0.0, 0.0, -GRAVITY], 150)
+    seen = np.flatnonzero(np.abs(Y_s).max(axis=0) > 0.0)
+    rank = np.linalg.matrix_rank(Y_s)
+    assert len(moves) == 15 == seen.size - rank
+    assert np.linalg.matrix_rank(moves[:, seen]) == 15
+    # unit point masses, torques of O(10) N m: round-off
+    assert np.abs(Y_s @ moves.T).max() < 1e-12 * np.abs(Y_s).max()
+    point = PAGE_FUNCTIONS["point_mass"]
+    off_axis = np.zeros((6, 10))  # 5 cm beside joint 3's axis, moved to link 2
+    offset = np.cross(ur5.axes[2], [1.0, 1.0, 0.0])  # across the axis
+    offset *= 0.05 / np.linalg.norm(offset)
+    X = ur5.placements[2]
+    off_axis[2] -= point(1.0, offset)
+    off_axis[1] += point(1.0, X[:3, :3] @ offset + X[:3, 3])
+    assert np.abs(Y_s @ off_axis.ravel()).max() > 1e-3
+
+
 def test_pseudo_inertia_of_ten_parameters_is_lib_s() -> None:
     rng = np.random.default_rng(4)
     for _ in range(5):
-        mass, com, inertia_c = rng.uniform(0.5, 3.0), rng.normal(size=3), random_inertia(rng)
+        mass, com = rng.uniform(0.5, 3.0), rng.normal(size=3)
+        inertia_c = random_inertia(rng)
         G = spatial_inertia(mass, inertia_c, com=com)
         one = kt.kinematic_tree([-1], ["revolute"], [[0.0, 0.0, 1.0]], [np.eye(4)], [G])
         np.testing.assert_allclose(
@@ -175,8 +200,9 @@ def test_point_mass_parameters_are_lib_s() -> None:
     params = PAGE_FUNCTIONS["point_mass"](1.5, p)
     I_o = li.point_mass_inertia([1.5], [p])
     np.testing.assert_allclose(params[:4], [1.5, *(1.5 * p)], rtol=1e-15)
-    np.testing.assert_allclose(params[4:], [I_o[0, 0], I_o[1, 1], I_o[2, 2], I_o[0, 1],
-                                            I_o[0, 2], I_o[1, 2]], rtol=1e-14, atol=1e-16)
+    np.testing.assert_allclose(
+        params[4:], [I_o[0, 0], I_o[1, 1], I_o[2, 2], I_o[0, 1], I_o[0, 2], I_o[1, 2]],
+        rtol=1e-14, atol=1e-16)
 
 
 def test_the_critical_point_mass_separates_bodies_from_non_bodies(ur5) -> None:
