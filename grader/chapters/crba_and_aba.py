@@ -10,7 +10,10 @@ generators): branches, tilted joint axes and placements, full inertias, so a
 wrong frame, sign or missing term fails every case. Tolerances (rtol 1e-8)
 accept any correct float64 computation (round-off is ~1e-14 here) while every
 mistake tried in tests/test_exercises_crba_and_aba.py is off by far more; 3.5.6
-allows 1e-5 for the student's quadrature and root finding.
+allows 1e-5 for the student's quadrature and root finding. 3.5.6 is graded
+without lib: with it, a root-find around the page's own figure function
+(lib.figures.floating_momentum) scores every case, and the step the page leaves
+is writing the centroidal angular momentum of the two bodies by hand.
 """
 
 import numpy as np
@@ -255,10 +258,10 @@ CHAPTER = Chapter(
                   "compute",
         ),
         FunctionExercise(
-            number="3.5.6", name="max_arm_mass", points=3, partial=True, minutes=30,
-            section="sec-ab-floating", validate=_valid_swing,
+            number="3.5.6", name="max_arm_mass", points=3, partial=True, minutes=35,
+            lib_forbidden=True, section="sec-ab-floating", validate=_valid_swing,
             title="The heaviest arm that turns a floating base by at most a given "
-                  "angle",
+                  "angle (without lib)",
             args=_FLOAT_ARGS,
             public=[dict(zip(_FLOAT_ARGS, (50.0, 8.0, 0.5, 1.2, 0.0, np.pi / 2, 0.2))),
                     dict(zip(_FLOAT_ARGS, (120.0, 30.0, 0.8, 2.0, -0.5, 1.5, 0.5)))],
