@@ -503,3 +503,139 @@ def test_the_arm_mass_variant_without_mistakes_is_the_reference():
 ])
 def test_max_arm_mass_mistakes_fail_every_case(mistake):
     assert not any(_passes("max_arm_mass", lambda **c: _arm_mass_variant(**c, **mistake)))
+
+
+# --- other correct formulations score full marks -----------------------------------------
+
+
+def _world_poses(c):
+    """Each body's pose in the world and its joint's twist axis in world coordinates."""
+    parents = [int(p) for p in c["parents"]]
+    poses, axes0 = [], []
+    for i, p in enumerate(parents):
+        turn = np.eye(4)
+        turn[:3, :3] = expm(_skew(np.asarray(c["axes"][i]) * c["q"][i]))
+        local = np.asarray(c["placements"][i]) @ turn
+        poses.append(local if p < 0 else poses[p] @ local)
+        axes0.append(_adjoint(poses[i]) @ np.r_[c["axes"][i], 0.0, 0.0, 0.0])
+    return parents, poses, axes0
+
+
+def _adjoint(T):
+    out = np.zeros((6, 6))
+    out[:3, :3] = out[3:, 3:] = T[:3, :3]
+    out[3:, :3] = _skew(T[:3, 3]) @ T[:3, :3]
+    return out
+
+
+def _rate_through_the_centre_of_mass(G, V):
+    """3.5.1 from m, c and I_c: c' = v + w x c, I_c' = [w] I_c - I_c [w]."""
+    m = G[3, 3]
+    c = np.array([G[2, 4], G[0, 5], G[1, 3]]) / m  # G's upper right block is m [c]
+    i_c = G[:3, :3] - m * _skew(c) @ _skew(c).T
+    c_rate = V[3:] + np.cross(V[:3], c)
+    out = np.zeros((6, 6))
+    out[:3, :3] = (_skew(V[:3]) @ i_c - i_c @ _skew(V[:3])
+                   + m * (_skew(c_rate) @ _skew(c).T + _skew(c) @ _skew(c_rate).T))
+    out[:3, 3:] = m * _skew(c_rate)
+    out[3:, :3] = out[:3, 3:].T
+    return out
+
+
+def _crba_in_world_coordinates(parents, placements, axes, inertias, q):
+    """3.5.2 with every inertia and axis in the world frame: M_ij = S_i^T G^c_j S_j for
+    i an ancestor of j, the composite inertias summed over subtrees without carrying."""
+    c = {"parents": parents, "placements": placements, "axes": axes, "q": q}
+    parents, poses, axes0 = _world_poses(c)
+    n = len(parents)
+    g0 = [_adjoint(inverse_transform(T)).T @ G @ _adjoint(inverse_transform(T))
+          for T, G in zip(poses, inertias)]
+    line = [[k] for k in range(n)]
+    for k in range(n):
+        while parents[line[k][-1]] >= 0:
+            line[k].append(parents[line[k][-1]])
+    M = np.zeros((n, n))
+    for j in range(n):
+        composite = sum(g0[k] for k in range(n) if j in line[k])
+        for i in line[j]:
+            M[i, j] = M[j, i] = axes0[i] @ composite @ axes0[j]
+    return M
+
+
+def _articulated_with_a_projector(parents, placements, axes, inertias, q, locked):
+    """3.5.3 with a free child's share written P^T G^A P, P = 1 - S U^T / D."""
+    S, X = _kinematics({"parents": parents, "placements": placements, "axes": axes,
+                        "inertias": inertias, "q": q})
+    out = [np.array(G, dtype=float) for G in inertias]
+    for i in range(len(parents) - 1, -1, -1):
+        if parents[i] >= 0:
+            share = out[i]
+            if not locked[i]:
+                P = np.eye(6) - np.outer(S[i], out[i] @ S[i]) / (S[i] @ out[i] @ S[i])
+                share = P.T @ out[i] @ P
+            out[parents[i]] = out[parents[i]] + X[i].T @ share @ X[i]
+    return np.array(out)
+
+
+def _aba_by_cholesky(parents, placements, axes, inertias, q, qd, tau, gravity):
+    """3.5.4 by the route through M: the student's CRBA, an RNEA for h, Cholesky."""
+    from scipy.linalg import cho_factor, cho_solve
+
+    M = REF.tree_crba(parents, placements, axes, inertias, q)
+    h = kt.bias_forces(_model({"parents": parents, "placements": placements,
+                               "axes": axes, "inertias": inertias}), q, qd, gravity)
+    return cho_solve(cho_factor(M), np.asarray(tau) - h)
+
+
+def _arm_mass_by_trapezoids(m_b, I_b, r, l, q0, q1, theta_max):
+    """3.5.6 with the positions of both centres of mass about the system's, and the
+    turn by the trapezoid rule on 200 intervals (error ~1e-6 of the turn)."""
+    def turn(m_a):
+        s = np.linspace(q0, q1, 201)
+        rho = np.array([r + 0.5 * l * np.cos(s), 0.5 * l * np.sin(s)])
+        rho_q = np.array([-0.5 * l * np.sin(s), 0.5 * l * np.cos(s)])
+        share_b, share_a = -m_a / (m_a + m_b), m_b / (m_a + m_b)
+        about_q = m_a * l**2 / 12 + (m_b * share_b**2 + m_a * share_a**2) * (
+            rho[0] * rho_q[1] - rho[1] * rho_q[0])
+        about_base = (I_b + m_a * l**2 / 12
+                      + (m_b * share_b**2 + m_a * share_a**2) * (rho**2).sum(axis=0))
+        return np.trapezoid(about_q / about_base, s)
+
+    return brentq(lambda m: turn(m) - theta_max, 1e-6 * m_b, 1e3 * m_b)
+
+
+@pytest.mark.parametrize(("name", "answer"), [
+    ("inertia_rate", _rate_through_the_centre_of_mass),
+    ("tree_crba", _crba_in_world_coordinates),
+    ("articulated_inertias", _articulated_with_a_projector),
+    ("aba_fixed", _aba_by_cholesky),
+    ("max_arm_mass", _arm_mass_by_trapezoids),
+])
+def test_other_correct_formulations_pass_every_case(name, answer):
+    """Another frame, another factorisation, a coarser quadrature: full marks."""
+    assert all(_passes(name, lambda **c: answer(**{k: np.asarray(v, dtype=float)
+                                                   if k != "parents" and k != "locked"
+                                                   else v for k, v in c.items()})))
+
+
+def test_max_arm_mass_is_graded_without_lib_as_the_figure_would_answer_it():
+    """A box base fitted to (m_b, I_b, r) and a root-find around the page's figure
+    function lib.figures.floating_momentum.floating_momentum_data scores every case,
+    so 3.5.6 (whose point is the angular momentum written by hand) is graded without
+    lib; the reference uses scipy only."""
+    from lib.figures.floating_momentum import floating_momentum_data
+
+    def by_the_figure(m_b, I_b, r, l, q0, q1, theta_max):
+        size = (2 * r, np.sqrt(12 * I_b / m_b - 4 * r**2))
+
+        def turn(m_a):
+            d = [floating_momentum_data(q_deg=np.degrees(a), arm_mass=m_a, base_mass=m_b,
+                                        base_size=size, arm_length=l)["theta_deg"]
+                 for a in (q0, q1)]
+            return np.radians(d[0] - d[1])
+
+        return brentq(lambda m: turn(m) - theta_max, 1e-6 * m_b, 1e3 * m_b)
+
+    assert all(_passes("max_arm_mass", by_the_figure))
+    assert SPEC.exercise("max_arm_mass").lib_forbidden
+    assert "lib" not in REF.max_arm_mass.__code__.co_names

@@ -84,6 +84,13 @@ def _q_case(tree, q):
     return dict(tree, q=q)
 
 
+def _unit_axes(tree):
+    """The tree with unit joint axes, as the statement promises (3.2's four-body tree
+    has two tilted axes of length sqrt 2; the answers are unchanged)."""
+    axes = np.asarray(tree["axes"], dtype=float)
+    return dict(tree, axes=(axes / np.linalg.norm(axes, axis=1)[:, None]).tolist())
+
+
 def _hidden_braked(rng):
     """Random trees of four and six bodies; body 1's joint braked and the last
     body's free, the others at random, so both kinds of hand-over occur."""
@@ -117,12 +124,13 @@ _ARM = _planar_arm([0.5, 0.5], [2.0, 2.0])
 _G_DOWN = [0.0, 0.0, -GRAVITY]
 _TREE_PUBLIC = [
     _q_case(_y_tree(), [0.4, 1.1, -0.8]),
-    _q_case(_branched_tree(), [0.2, -0.4, 0.9, 1.3]),
+    _q_case(_unit_axes(_branched_tree()), [0.2, -0.4, 0.9, 1.3]),
 ]
 _ABA_PUBLIC = [
     dict(_ARM, q=[0.3, -0.7], qd=[1.0, -2.0], tau=[4.0, -1.5],
          gravity=[0.0, -GRAVITY, 0.0]),
-    dict(_branched_tree(), q=[0.2, -0.4, 0.9, 1.3], qd=[0.5, -1.0, 2.0, 0.7],
+    dict(_unit_axes(_branched_tree()), q=[0.2, -0.4, 0.9, 1.3],
+         qd=[0.5, -1.0, 2.0, 0.7],
          tau=[2.0, -1.0, 0.5, 0.3], gravity=_G_DOWN),
 ]
 
