@@ -505,7 +505,7 @@ def test_max_arm_mass_mistakes_fail_every_case(mistake):
     assert not any(_passes("max_arm_mass", lambda **c: _arm_mass_variant(**c, **mistake)))
 
 
-# --- other correct formulations score full marks -----------------------------------------
+# --- other correct formulations score full marks ---------------------------------
 
 
 def _world_poses(c):
@@ -629,8 +629,9 @@ def test_max_arm_mass_is_graded_without_lib_as_the_figure_would_answer_it():
         size = (2 * r, np.sqrt(12 * I_b / m_b - 4 * r**2))
 
         def turn(m_a):
-            d = [floating_momentum_data(q_deg=np.degrees(a), arm_mass=m_a, base_mass=m_b,
-                                        base_size=size, arm_length=l)["theta_deg"]
+            d = [floating_momentum_data(q_deg=np.degrees(a), arm_mass=m_a,
+                                        base_mass=m_b, base_size=size,
+                                        arm_length=l)["theta_deg"]
                  for a in (q0, q1)]
             return np.radians(d[0] - d[1])
 
