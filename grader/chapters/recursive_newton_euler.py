@@ -45,12 +45,14 @@ def _branched_tree():
     c, s = np.cos(0.4), np.sin(0.4)
     tilt = np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
     turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    half = np.sqrt(0.5)
     return {"parents": [-1, 0, 1, 1],
             "placements": [transform(np.eye(3), [0.0, 0.0, 0.3]),
                            transform(tilt, [0.4, 0.0, 0.0]),
                            transform(turn, [0.3, 0.1, 0.0]),
                            transform(tilt.T, [0.0, -0.2, 0.1])],
-            "axes": [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 1.0]],
+            # unit axes, as the statement promises (two of them tilted by 45 degrees)
+            "axes": [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [half, 0.0, half], [0.0, half, half]],
             "inertias": [
                 spatial_inertia(3.0, np.diag([0.02, 0.03, 0.04]), com=[0.1, 0.0, 0.05]),
                 spatial_inertia(2.0, np.array([[0.02, 0.001, 0.0], [0.001, 0.015, 0.002],
