@@ -40,7 +40,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 #: What ``--dist loadgroup`` appends to the node id of a test in an xdist group.
-GROUP_SUFFIX = re.compile(r"@[\w.-]+$")
+#: (JUnit writes a parametrised one as ``test[p]@group]``.)
+GROUP_SUFFIX = re.compile(r"@[\w.-]+\]?$")
 
 
 def _run(command: list[str], cwd: Path, env: dict | None = None) -> float:
