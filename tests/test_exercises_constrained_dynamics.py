@@ -8,44 +8,15 @@ typical wrong answer a student hands in is shown to lose points on the spec's ow
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
-from grader.compare import compare
-from grader.spec import load_chapter, solutions_path
+from _exercise_sets import ExerciseSet
 from lib import constraints as lc
 
-SPEC = load_chapter("constrained_dynamics")
-_spec = importlib.util.spec_from_file_location("cd_reference", solutions_path("constrained_dynamics"))
-REF = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(REF)
-
-
-def _arg(value):
-    """A case input as the submission receives it: lists of whole numbers as integer arrays."""
-    if isinstance(value, list):
-        arr = np.asarray(value)
-        return arr if arr.dtype.kind == "i" else arr.astype(float)
-    return value
-
-
-def _cases(name):
-    ex = SPEC.exercise(name)
-    return ex, [(public, [_arg(inputs[a]) for a in ex.args])
-                for public, inputs in ex.case_inputs(SPEC.seed)]
-
-
-def _passes(name, answer):
-    """Which of the exercise's cases (public first, then hidden) ``answer`` passes."""
-    ex, cases = _cases(name)
-    out = []
-    for public, args in cases:
-        expected = np.asarray(getattr(REF, name)(*args), dtype=float).tolist()
-        returned = np.asarray(answer(*args), dtype=float).tolist()
-        out.append(compare(expected, returned, rtol=ex.rtol, atol=ex.atol, public=public).passed)
-    return out
+EXERCISES = ExerciseSet("constrained_dynamics")
+SPEC, REF = EXERCISES.spec, EXERCISES.reference
+_cases, _passes = EXERCISES.cases, EXERCISES.passes
 
 
 # --- 3.11.4 independent_accelerations -------------------------------------------------

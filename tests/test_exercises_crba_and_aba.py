@@ -21,49 +21,21 @@ from scipy.integrate import quad
 from scipy.linalg import expm
 from scipy.optimize import brentq
 
-from grader.compare import compare
-from grader.spec import load_chapter, solutions_path
+from _exercise_sets import ExerciseSet
 from grader_helpers import REPO
 from lib import kinematic_tree as kt
 from lib import tree_dynamics as td
 from lib.spatial import inverse_transform, spatial_inertia, transform_spatial_inertia
 
-SPEC = load_chapter("crba_and_aba")
-_spec = importlib.util.spec_from_file_location("ab_reference", solutions_path("crba_and_aba"))
-REF = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(REF)
+EXERCISES = ExerciseSet("crba_and_aba", keywords=True)
+SPEC, REF = EXERCISES.spec, EXERCISES.reference
+_cases, _passes = EXERCISES.cases, EXERCISES.passes
 CHAPTER_SPEC = importlib.import_module("grader.chapters.crba_and_aba")
 
 #: lib and the references run the same float64 algebra in another order on trees of
 #: at most six bodies with O(1) to O(100) entries: round-off is ~1e-14, 1e-10 leaves
 #: a margin
 RTOL = 1e-10
-
-
-def _arg(value):
-    """A case input as the submission receives it: lists of whole numbers as integers."""
-    if isinstance(value, list):
-        arr = np.asarray(value)
-        return arr if arr.dtype.kind == "i" else arr.astype(float)
-    return value
-
-
-def _cases(name):
-    ex = SPEC.exercise(name)
-    return ex, [(public, {a: _arg(inputs[a]) for a in ex.args})
-                for public, inputs in ex.case_inputs(SPEC.seed)]
-
-
-def _passes(name, answer):
-    """Which of the exercise's cases (public first, then hidden) ``answer`` passes."""
-    ex, cases = _cases(name)
-    out = []
-    for public, args in cases:
-        expected = np.asarray(getattr(REF, name)(**args), dtype=float).tolist()
-        returned = np.asarray(answer(**args), dtype=float).tolist()
-        out.append(compare(expected, returned, rtol=ex.rtol, atol=ex.atol,
-                           public=public).passed)
-    return out
 
 
 def _skew(w):

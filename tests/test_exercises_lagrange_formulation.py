@@ -10,45 +10,22 @@ in tests/test_grader_chapters.py.
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 import sympy as sp
 
+from _exercise_sets import ExerciseSet
 from grader.compare import compare
-from grader.spec import load_chapter, solutions_path
 from lib import kinematic_tree as kt
 from lib import tree_dynamics as td
 from lib.common import GRAVITY
 from lib.spatial import spatial_inertia, transform
 
-SPEC = load_chapter("lagrange_formulation")
-_spec = importlib.util.spec_from_file_location(
-    "lg_reference", solutions_path("lagrange_formulation"))
-REF = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(REF)
+EXERCISES = ExerciseSet("lagrange_formulation")
+SPEC, REF = EXERCISES.spec, EXERCISES.reference
+_cases, _passes = EXERCISES.cases, EXERCISES.passes
 #: RNEA against closed forms of the same mechanism: round-off of sums of O(10) terms.
 RTOL = 1e-10
-
-
-def _cases(name):
-    ex = SPEC.exercise(name)
-    return ex, [(public, [np.asarray(inputs[a], float) if isinstance(inputs[a], list)
-                          else inputs[a] for a in ex.args])
-                for public, inputs in ex.case_inputs(SPEC.seed)]
-
-
-def _passes(name, answer):
-    """Which of the exercise's cases (public first, then hidden) ``answer`` passes."""
-    ex, cases = _cases(name)
-    out = []
-    for public, args in cases:
-        expected = np.asarray(getattr(REF, name)(*args), dtype=float).tolist()
-        returned = np.asarray(answer(*args), dtype=float).tolist()
-        out.append(compare(expected, returned, rtol=ex.rtol, atol=ex.atol,
-                           public=public).passed)
-    return out
 
 
 def _points(name):

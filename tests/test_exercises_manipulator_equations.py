@@ -11,48 +11,24 @@ the set are in tests/test_grader_chapters.py.
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
+from _exercise_sets import ExerciseSet
 from grader.chapters import manipulator_equations as spec_module
-from grader.compare import compare
-from grader.spec import load_chapter, solutions_path
 from lib import kinematic_tree as kt
 from lib import tree_dynamics as td
 from lib.common import GRAVITY
 from lib.models.planar_chain import planar_chain_tree
 
-SPEC = load_chapter("manipulator_equations")
-_spec = importlib.util.spec_from_file_location(
-    "pr_reference", solutions_path("manipulator_equations"))
-REF = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(REF)
+EXERCISES = ExerciseSet("manipulator_equations")
+SPEC, REF = EXERCISES.spec, EXERCISES.reference
+_cases, _passes = EXERCISES.cases, EXERCISES.passes
 DOWN = [0.0, -GRAVITY, 0.0]
 #: closed forms against lib's recursions: round-off of sums of O(10) terms
 RTOL = 1e-10
 #: seeds besides the spec's own on which the cases keep their properties
 SEEDS = (SPEC.seed, 1, 2)
-
-
-def _cases(name, seed=SPEC.seed):
-    ex = SPEC.exercise(name)
-    return ex, [(public, [np.asarray(inputs[a], float) if isinstance(inputs[a], list)
-                          else inputs[a] for a in ex.args])
-                for public, inputs in ex.case_inputs(seed)]
-
-
-def _passes(name, answer):
-    """Which of the exercise's cases (public first, then hidden) ``answer`` passes."""
-    ex, cases = _cases(name)
-    out = []
-    for public, args in cases:
-        expected = np.asarray(getattr(REF, name)(*args), dtype=float).tolist()
-        returned = np.asarray(answer(*args), dtype=float).tolist()
-        out.append(compare(expected, returned, rtol=ex.rtol, atol=ex.atol,
-                           public=public).passed)
-    return out
 
 
 def _judged(name, answer, seed=SPEC.seed):
