@@ -126,10 +126,15 @@ def _strip_suffix(docname: str) -> str:
     return re.sub(r"\.(md|ipynb|rst)$", "", docname)
 
 
+def page_param(page: TocPage):
+    """``page`` as a test parameter, in its page's xdist group: the tests of one page run on
+    one worker, which visits the page once for all of them (tests/_page_visit.py)."""
+    return pytest.param(page, id=page.docname, marks=pytest.mark.xdist_group(f"page-{page.slug}"))
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "toc_page" in metafunc.fixturenames:
-        pages = toc_pages()
-        metafunc.parametrize("toc_page", pages, ids=[p.docname for p in pages])
+        metafunc.parametrize("toc_page", [page_param(p) for p in toc_pages()])
 
 
 # --------------------------------------------------------------------------

@@ -3,12 +3,16 @@
 axe-core (the npm package pinned in ``tools/axe/package.json`` and its lock
 file, installed by ``make install-test`` with ``npm ci --prefix tools/axe``) is
 read from ``tools/axe/node_modules`` and injected into each built page, opened
-offline in headless Chromium. The page is shown in the mode the reader picks
-with the theme's switcher (pydata-sphinx-theme stores ``mode`` and ``theme``
-in ``localStorage`` and sets ``data-mode`` / ``data-theme`` on ``<html>``),
-with the live figures drawn and MathJax done, and axe runs the rules tagged
-``wcag2a``, ``wcag2aa``, ``wcag21a`` and ``wcag21aa``. A failure lists each
-violated rule with its number of elements and the first selectors.
+offline in headless Chromium, with the live figures drawn and MathJax done,
+and axe runs the rules tagged ``wcag2a``, ``wcag2aa``, ``wcag21a`` and
+``wcag21aa``. A failure lists each violated rule with its number of elements
+and the first selectors.
+
+In the suite each page is opened once (tests/_page_visit.py): in light mode,
+as the theme's switcher leaves it for the next page (pydata-sphinx-theme
+stores ``mode`` and ``theme`` in ``localStorage`` and sets ``data-mode`` /
+``data-theme`` on ``<html>``), then in dark mode after pressing the switcher,
+as a reader does. The command below opens each page anew in each mode.
 
 The counts of a build, per rule and mode, without pytest::
 
@@ -17,16 +21,18 @@ The counts of a build, per rule and mode, without pytest::
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _page_visit import visit  # noqa: E402
 from conftest import ROOT, BookBuild, TocPage, block_network, toc_pages  # noqa: E402
 
 AXE_JS = ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -64,16 +70,64 @@ async () => {
 }
 """
 
+#: ``preload: false``: axe would fetch each style sheet again for its one rule that reads them,
+#: css-orientation-lock (WCAG 1.3.4), and Chromium refuses that fetch from a ``file:`` page, so
+#: on the offline book the rule could never run (axe reports it "incomplete", not a violation).
+#: ``orientation_media`` reads the same sheets from the build instead.
 RUN_AXE_JS = """
 async (tags) => {
   const result = await axe.run(document, {runOnly: {type: 'tag', values: tags},
-                                          resultTypes: ['violations']});
+                                          resultTypes: ['violations'], preload: false});
   return result.violations.map(v => ({
     id: v.id, impact: v.impact, help: v.help,
     targets: v.nodes.map(n => n.target.join(' ')),
   }));
 }
 """
+
+
+#: Each style sheet of the page: the media conditions of its rules when the page may read them
+#: (a <style> element), or its address when it may not (a linked sheet of a ``file:`` page).
+STYLE_SHEETS_JS = r"""
+() => [...document.styleSheets].map(sheet => {
+  const conditions = [];
+  const walk = rules => { for (const rule of rules) {
+    if (rule.conditionText !== undefined) conditions.push(rule.conditionText);
+    if (rule.cssRules) walk(rule.cssRules);
+  } };
+  try { walk(sheet.cssRules); return {href: null, conditions}; }
+  catch (e) { return {href: sheet.href, conditions: []}; }
+})
+"""
+#: A media condition on the screen's orientation, and an @import in a style sheet.
+ORIENTATION = re.compile(r"\borientation\s*:")
+MEDIA_RULE = re.compile(r"@media([^{]*)\{")
+IMPORT_RULE = re.compile(r"""@import\s+(?:url\()?\s*["']?([^"')\s;]+)""")
+
+
+def orientation_media(page) -> list[str]:
+    """Every media condition on the screen's orientation in the style sheets of the page open in
+    ``page``: WCAG 1.3.4 (axe's css-orientation-lock) asks that content not be locked to one
+    orientation, and a page without such a condition cannot lock it. Linked sheets (and the
+    sheets they @import) are read from the build, where the page's own address points."""
+    found: list[str] = []
+    seen: set[Path] = set()
+
+    def read(path: Path) -> None:
+        if path in seen or not path.is_file():
+            return
+        seen.add(path)
+        text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8", errors="replace"), flags=re.S)
+        found.extend(f"{path.name}: @media {m.strip()}" for m in MEDIA_RULE.findall(text) if ORIENTATION.search(m))
+        for target in IMPORT_RULE.findall(text):
+            read((path.parent / target.split("?")[0]).resolve())
+
+    for sheet in page.evaluate(STYLE_SHEETS_JS):
+        if sheet["href"] is None:
+            found.extend(f"<style>: @media {c}" for c in sheet["conditions"] if ORIENTATION.search(c))
+        elif urlparse(sheet["href"]).scheme == "file":
+            read(Path(unquote(urlparse(sheet["href"]).path)))
+    return found
 
 
 @lru_cache(maxsize=None)
@@ -97,8 +151,43 @@ def axe_violations_on(page, html_file: Path, mode: str) -> list[dict]:
     shown = page.evaluate(SETTLE_JS)
     if shown["theme"] != mode:
         raise AssertionError(f"{html_file.name}: asked for {mode} mode, the page shows {shown}")
-    page.add_script_tag(content=axe_source())
+    return run_axe(page)
+
+
+def run_axe(page) -> list[dict]:
+    """axe's WCAG 2.1 A/AA violations on the page open in ``page``, as it is now."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(content=axe_source())
     return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
+
+
+#: How many presses of the theme's switcher may pass before the page shows a mode
+#: (it cycles through auto, light and dark).
+SWITCHER_PRESSES = 3
+
+
+#: Wait until no CSS transition runs on the page (the theme fades colours when the mode changes).
+TRANSITIONS_DONE_JS = """
+async () => { await Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
+                                        .map(a => a.finished.catch(() => null))); }
+"""
+
+
+def switch_mode(page, mode: str) -> dict:
+    """Press the theme's switcher, as a reader does, until the page shows ``mode``; return
+    the ``data-theme`` and ``data-mode`` it shows then."""
+    shown = {}
+    for _ in range(SWITCHER_PRESSES + 1):
+        shown = page.evaluate("() => ({theme: document.documentElement.dataset.theme || '', "
+                              "mode: document.documentElement.dataset.mode || ''})")
+        if shown["theme"] == mode:
+            return shown
+        # A click from the keyboard's side (no pointer left hovering over the page), then the
+        # theme's colour transitions run to their end.
+        page.locator(".theme-switch-button:visible").first.evaluate("button => button.click()")
+        page.evaluate(TRANSITIONS_DONE_JS)
+    raise AssertionError(f"{SWITCHER_PRESSES} presses of the theme's switcher left the page in {shown}, "
+                         f"not {mode} mode")
 
 
 def axe_violations(browser, html_file: Path, mode: str) -> list[dict]:
@@ -119,43 +208,52 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-@pytest.fixture(scope="module")
-def page_in_mode(browser) -> Iterator[Callable[[str], object]]:
-    """One page per mode, reused from test to test (each test opens its page in it anew)."""
-    contexts: dict[str, object] = {}
-    pages: dict[str, object] = {}
-
-    def page_in(mode: str):
-        if mode not in pages:
-            contexts[mode] = mode_context(browser, mode)
-            pages[mode] = contexts[mode].new_page()
-        return pages[mode]
-
-    def drop(mode: str) -> None:
-        """After a failure, the next test of this mode starts from a new context."""
-        pages.pop(mode, None)
-        if mode in contexts:
-            contexts.pop(mode).close()
-
-    page_in.drop = drop
-    yield page_in
-    for context in contexts.values():
-        context.close()
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("mode", MODES)
-def test_page_meets_wcag21_aa(book_build: BookBuild, page_in_mode, toc_page: TocPage, mode: str) -> None:
+def test_page_meets_wcag21_aa(book_build: BookBuild, browser, toc_page: TocPage, mode: str,
+                              screenshot_dir: Path) -> None:
+    """axe on every page, in light mode as loaded and in dark mode after the theme's switcher
+    (read in the page's one visit, tests/_page_visit.py)."""
     assert book_build.returncode == 0, book_build.report()
-    try:
-        violations = axe_violations_on(page_in_mode(mode), book_build.html_dir / toc_page.html, mode)
-    except Exception:
-        page_in_mode.drop(mode)
-        raise
+    violations = visit(browser, book_build.html_dir, toc_page, screenshot_dir).axe[mode]
     assert not violations, (
         f"{toc_page.docname} ({mode} mode): axe-core finds {len(violations)} WCAG 2.1 A/AA "
         f"rule(s) violated:\n{describe(violations)}"
     )
+
+
+@pytest.mark.browser
+def test_no_style_sheet_locks_the_orientation(book_build: BookBuild, browser, toc_page: TocPage,
+                                              screenshot_dir: Path) -> None:
+    """WCAG 1.3.4 on every page: no style sheet of it has a media condition on the screen's
+    orientation (axe cannot read linked sheets offline; ``orientation_media`` reads them from the
+    build). Stricter than axe's rule, which fails only such a condition that rotates the page."""
+    assert book_build.returncode == 0, book_build.report()
+    found = visit(browser, book_build.html_dir, toc_page, screenshot_dir).orientation_media
+    assert not found, f"{toc_page.docname}: style rules for one screen orientation: {found}"
+
+
+@pytest.mark.browser
+def test_orientation_check_reads_linked_and_inline_sheets(browser, tmp_path: Path) -> None:
+    """The check is live: an orientation condition in a linked sheet, in a sheet it imports and
+    in a <style> element is found; a width condition is not."""
+    (tmp_path / "deep.css").write_text("@media screen and (orientation: portrait) { body { transform: rotate(90deg) } }")
+    (tmp_path / "top.css").write_text('@import url("deep.css");\n/* (orientation: landscape) */\n'
+                                      "@media (max-width: 600px) { p { color: red } }")
+    page_file = tmp_path / "page.html"
+    page_file.write_text('<!DOCTYPE html><html lang="en"><head><title>t</title><link rel="stylesheet" href="top.css">'
+                         "<style>@media (orientation: landscape) { main { display: none } }</style></head>"
+                         "<body><main><p>text</p></main></body></html>")
+    context = browser.new_context()
+    block_network(context)
+    try:
+        page = context.new_page()
+        page.goto(page_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+        found = orientation_media(page)
+    finally:
+        context.close()
+    assert sorted(found) == ["<style>: @media (orientation: landscape)",
+                             "deep.css: @media screen and (orientation: portrait)"], found
 
 
 @pytest.mark.browser

@@ -25,6 +25,7 @@ import pytest
 import yaml
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from _page_visit import DESKTOP, visit
 from conftest import ROOT, BookBuild, TocPage, block_network, make_tiny_book, run_book_build, toc_pages
 
 NAV_TIMEOUT_MS = 60_000
@@ -152,19 +153,28 @@ def check_page(
     screenshot: Path | None = None,
 ) -> list[str]:
     """Open one built page offline and return its faults (each names the page)."""
+    page_file = html_dir.resolve() / toc_page.html
+    if not page_file.is_file():
+        return [f"{toc_page.docname}: [built] {page_file} does not exist"]
+    browser_page.goto(page_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
+    return page_faults(browser_page, html_dir, repo_root, toc_page, screenshot)
+
+
+def page_faults(
+    browser_page,
+    html_dir: Path,
+    repo_root: Path,
+    toc_page: TocPage,
+    screenshot: Path | None = None,
+) -> list[str]:
+    """The faults of the built page open in ``browser_page`` (each names the page)."""
     name = toc_page.docname
     html_dir = html_dir.resolve()
-    page_file = html_dir / toc_page.html
     faults: list[str] = []
 
     def fault(check: str, message: str) -> None:
         faults.append(f"{name}: [{check}] {message}")
 
-    if not page_file.is_file():
-        fault("built", f"{page_file} does not exist")
-        return faults
-
-    browser_page.goto(page_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
     info = browser_page.evaluate(COLLECT_JS)
 
     # (1) Math is typeset, and no raw TeX is left in the prose.
@@ -307,14 +317,14 @@ def offline_page(browser):
 
 
 @pytest.mark.browser
-def test_page_renders(book_build: BookBuild, offline_page, toc_page: TocPage, screenshot_dir: Path) -> None:
-    screenshot = screenshot_dir / f"{toc_page.slug}.png"
-    screenshot.unlink(missing_ok=True)  # an earlier run's picture would not show this build
-    faults = check_page(offline_page, book_build.html_dir, ROOT, toc_page, screenshot=screenshot)
-    blocked = sorted({urlparse(url).netloc for url in offline_page.blocked})
-    assert not faults, (
-        f"{len(faults)} fault(s) on {toc_page.docname}:\n"
-        + "\n".join(faults)
+def test_page_renders(book_build: BookBuild, browser, toc_page: TocPage, screenshot_dir: Path) -> None:
+    """``page_faults`` on every page, as it loads (read in the page's one visit, tests/_page_visit.py)."""
+    assert book_build.returncode == 0, book_build.report()
+    seen = visit(browser, book_build.html_dir, toc_page, screenshot_dir)
+    blocked = sorted({urlparse(url).netloc for url in seen.blocked})
+    assert not seen.render_faults, (
+        f"{len(seen.render_faults)} fault(s) on {toc_page.docname}:\n"
+        + "\n".join(seen.render_faults)
         + f"\n(requests blocked, as offline: {blocked or 'none'})"
     )
 
@@ -519,58 +529,77 @@ SIDEBARS_BACK_JS = """
 """
 
 
-def check_layout(browser, html_file: Path, width: int, name: str) -> list[str]:
-    """Open ``html_file`` at ``width`` px offline; return layout, toggle and console faults."""
-    faults: list[str] = []
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    block_network(context)
-    page = context.new_page()
+def console_errors(page) -> list[str]:
+    """Collect the console errors and uncaught exceptions of ``page`` from now on, in a list."""
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: console.append(f"uncaught: {e}"))
+    return console
+
+
+def check_layout(browser, html_file: Path, width: int, name: str) -> list[str]:
+    """Open ``html_file`` at ``width`` px offline; return layout, toggle and console faults."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    block_network(context)
+    page = context.new_page()
+    console = console_errors(page)
     try:
         page.goto(html_file.as_uri(), wait_until="load", timeout=NAV_TIMEOUT_MS)
         page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
-        layout = page.evaluate(OVERFLOW_JS)
-        if layout["scrollWidth"] > layout["vw"] + 1:
-            faults.append(f"{name} @{width}px: [layout] the page is {layout['scrollWidth']} px wide")
-        for offender in layout["offenders"]:
-            faults.append(f"{name} @{width}px: [layout] wider than the screen, not in a scroll box: {offender}")
-
-        for kind, opened in (
-            ("primary", "#pst-primary-sidebar-modal[open], #pst-primary-sidebar.pst-sidebar-hidden"),
-            ("secondary", "#pst-secondary-sidebar-modal[open]"),
-        ):
-            index = page.evaluate(VISIBLE_TOGGLE_JS, kind)
-            if index < 0:
-                # Wide screens show the page contents beside the text; pages
-                # without sections have no page contents.
-                has_contents = page.locator("nav.page-toc a").count() > 0
-                if kind == "primary" or (width < 1200 and has_contents):
-                    faults.append(f"{name} @{width}px: [navigation] no visible {kind} sidebar button")
-                continue
-            page.locator(f".{kind}-toggle").nth(index).click()
-            try:
-                page.wait_for_selector(opened, state="attached", timeout=TOGGLE_TIMEOUT_MS)
-            except PlaywrightTimeoutError:
-                faults.append(f"{name} @{width}px: [navigation] the visible {kind} sidebar button does nothing")
-            page.keyboard.press("Escape")
-            if page.locator("#pst-primary-sidebar.pst-sidebar-hidden").count():
-                page.locator(f".{kind}-toggle").nth(index).click()  # expand it again
-            try:  # back as it was before the next button is tried
-                page.wait_for_function(SIDEBARS_BACK_JS, timeout=TOGGLE_TIMEOUT_MS)
-            except PlaywrightTimeoutError:
-                pass
+        faults = layout_faults(page, width, name)
     finally:
         context.close()
-    faults += [f"{name} @{width}px: [console] {text[:200]}" for text in dict.fromkeys(console)]
+    return faults + [f"{name} @{width}px: [console] {text[:200]}" for text in dict.fromkeys(console)]
+
+
+def layout_faults(page, width: int, name: str) -> list[str]:
+    """Overflow and sidebar-button faults of the page open in ``page`` (``width`` px wide).
+
+    It presses the sidebar buttons: run it after anything that reads the page as it loaded."""
+    faults: list[str] = []
+    layout = page.evaluate(OVERFLOW_JS)
+    if layout["scrollWidth"] > layout["vw"] + 1:
+        faults.append(f"{name} @{width}px: [layout] the page is {layout['scrollWidth']} px wide")
+    for offender in layout["offenders"]:
+        faults.append(f"{name} @{width}px: [layout] wider than the screen, not in a scroll box: {offender}")
+    for kind, opened in (
+        ("primary", "#pst-primary-sidebar-modal[open], #pst-primary-sidebar.pst-sidebar-hidden"),
+        ("secondary", "#pst-secondary-sidebar-modal[open]"),
+    ):
+        index = page.evaluate(VISIBLE_TOGGLE_JS, kind)
+        if index < 0:
+            # Wide screens show the page contents beside the text; pages
+            # without sections have no page contents.
+            has_contents = page.locator("nav.page-toc a").count() > 0
+            if kind == "primary" or (width < 1200 and has_contents):
+                faults.append(f"{name} @{width}px: [navigation] no visible {kind} sidebar button")
+            continue
+        page.locator(f".{kind}-toggle").nth(index).click()
+        try:
+            page.wait_for_selector(opened, state="attached", timeout=TOGGLE_TIMEOUT_MS)
+        except PlaywrightTimeoutError:
+            faults.append(f"{name} @{width}px: [navigation] the visible {kind} sidebar button does nothing")
+        page.keyboard.press("Escape")
+        if page.locator("#pst-primary-sidebar.pst-sidebar-hidden").count():
+            page.locator(f".{kind}-toggle").nth(index).click()  # expand it again
+        try:  # back as it was before the next button is tried
+            page.wait_for_function(SIDEBARS_BACK_JS, timeout=TOGGLE_TIMEOUT_MS)
+        except PlaywrightTimeoutError:
+            pass
     return faults
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("device", WIDTHS)
-def test_page_layout_and_navigation(book_build: BookBuild, browser, toc_page: TocPage, device: str) -> None:
-    faults = check_layout(browser, book_build.html_dir / toc_page.html, WIDTHS[device], toc_page.docname)
+def test_page_layout_and_navigation(book_build: BookBuild, browser, toc_page: TocPage, device: str,
+                                    screenshot_dir: Path) -> None:
+    """No sideways scrolling, working sidebar buttons and no console error, on a desktop (read in
+    the page's one visit, tests/_page_visit.py) and on a phone (the page loaded at 390 px)."""
+    assert book_build.returncode == 0, book_build.report()
+    if WIDTHS[device] == DESKTOP["width"]:
+        faults = visit(browser, book_build.html_dir, toc_page, screenshot_dir).desktop_faults
+    else:
+        faults = check_layout(browser, book_build.html_dir / toc_page.html, WIDTHS[device], toc_page.docname)
     assert not faults, "\n".join(faults)
 
 

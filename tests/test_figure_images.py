@@ -10,6 +10,7 @@ background; the live figures' panels have their own, ``lib/figures/js/frame.css`
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,10 +18,8 @@ import pytest
 from matplotlib import image as mpimg
 from matplotlib.figure import Figure
 
-from conftest import BookBuild, block_network, toc_pages
-
-NAV_TIMEOUT_MS = 60_000
-
+from _page_visit import visit
+from conftest import BookBuild, TocPage, page_param, toc_pages
 
 def see_through(png: Path) -> float:
     """Fraction of the pixels of ``png`` that are not fully opaque (0 for an opaque picture)."""
@@ -60,35 +59,36 @@ BACKGROUNDS_JS = r"""
 """
 
 
+#: The pages whose pictures are checked in dark mode (the chapters and their companions).
+PICTURE_PAGES = [page for page in toc_pages() if page.docname.startswith("book/dynamics/")]
+
+
+def article_images(html_file: Path) -> int:
+    """How many ``<img>`` the article of a built page holds, read from the HTML file."""
+    text = html_file.read_text(encoding="utf-8")
+    article = re.search(r"<article\b.*?</article>", text, flags=re.S)
+    return len(re.findall(r"<img\b", article.group(0))) if article else 0
+
+
 @pytest.mark.book
 @pytest.mark.browser
-@pytest.mark.xdist_group("book")
-def test_pictures_are_shown_on_white_in_dark_mode(book_build: BookBuild, browser) -> None:
-    from test_accessibility import MODE_INIT_JS, SETTLE_JS
-
+@pytest.mark.parametrize("picture_page", [page_param(p) for p in PICTURE_PAGES])
+def test_pictures_are_shown_on_white_in_dark_mode(book_build: BookBuild, browser, picture_page: TocPage,
+                                                  screenshot_dir: Path) -> None:
+    """Every picture of the article, and every live panel, after the theme's switcher has made the
+    page dark (read in the page's one visit, tests/_page_visit.py)."""
     assert book_build.returncode == 0, book_build.report()
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
-    block_network(context)
-    context.add_init_script(MODE_INIT_JS % {"mode": "dark"})
-    seen = 0
-    problems = []
-    try:
-        for toc_page in toc_pages():
-            if not toc_page.docname.startswith("book/dynamics/"):
-                continue
-            page = context.new_page()
-            page.goto((book_build.html_dir / toc_page.html).as_uri(), wait_until="load",
-                      timeout=NAV_TIMEOUT_MS)
-            assert page.evaluate(SETTLE_JS)["theme"] == "dark"
-            for shown in page.evaluate(BACKGROUNDS_JS):
-                if "logo" in shown["what"]:
-                    continue  # the Binder badge, not a picture of the book
-                seen += 1
-                if shown["background"] != "rgb(255, 255, 255)":
-                    problems.append(f"{toc_page.docname}: {shown['what']} on {shown['background']} "
-                                    f"(page {shown['page']})")
-            page.close()
-    finally:
-        context.close()
-    assert seen >= 20, f"only {seen} pictures seen"
-    assert not problems, "pictures not on white in dark mode:\n" + "\n".join(problems)
+    shown = visit(browser, book_build.html_dir, picture_page, screenshot_dir).dark_backgrounds
+    # Every <img> of the article is measured (a selector that finds nothing would pass).
+    assert sum(s["what"] != "live panel" for s in shown) == article_images(book_build.html_dir / picture_page.html)
+    problems = [f"{s['what']} on {s['background']} (page {s['page']})" for s in shown
+                if "logo" not in s["what"]  # the Binder badge, not a picture of the book
+                and s["background"] != "rgb(255, 255, 255)"]
+    assert not problems, f"{picture_page.docname}: pictures not on white in dark mode:\n" + "\n".join(problems)
+
+
+@pytest.mark.book
+def test_the_dark_mode_check_covers_the_books_pictures(book_build: BookBuild) -> None:
+    """Most of the book's pictures are on the pages the dark-mode test reads."""
+    assert book_build.returncode == 0, book_build.report()
+    assert sum(article_images(book_build.html_dir / p.html) for p in PICTURE_PAGES) >= 20
