@@ -569,38 +569,47 @@ RING_JS = r"""
 """
 
 
+def _ring_problems(page: Any, page_name: str, mode: str) -> list[str]:
+    """The first slider and first option of each live figure on ``page``, focused from the
+    keyboard: a ring of at least 2 px at 3:1 against what is behind the figure, or a problem."""
+    problems = []
+    for figure in page.evaluate(FOCUS_RINGS_JS):
+        sliders = [c for c, kind in figure["controls"] if kind == "range"]
+        options = [c for c, kind in figure["controls"] if kind == "radio"]
+        for control in sliders[:1] + options[:1]:
+            selector = (f'.cf-live[data-figure="{figure["figure"]}"] input[data-name="{control}"]'
+                        + (":checked" if control in options else ""))
+            page.focus(selector)
+            page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Tab")
+            visible, style, width, colour = page.evaluate(RING_JS, selector)
+            ratio = contrast(colour, figure["background"])
+            if not (visible and style != "none" and width >= 2 and ratio >= 3):
+                problems.append(f"{page_name} ({mode}) {figure['figure']} {control}: focus {visible}, ring {style} "
+                                f"{width} px {colour} on {figure['background']} ({ratio:.1f}:1)")
+    return problems
+
+
 @pytest.mark.book
 @pytest.mark.browser
 @pytest.mark.xdist_group("book")
-@pytest.mark.parametrize("mode", ["light", "dark"])
-def test_focus_rings_stand_out_in_light_and_dark_mode(book_build: BookBuild, browser, mode: str) -> None:
-    """In the built book, in the theme's light and dark mode, a control focused from the
-    keyboard shows a ring of at least 2 px whose colour contrasts 3:1 with what is
-    behind the figure (the dark theme puts widgets on a grey area)."""
-    from test_accessibility import MODE_INIT_JS
+def test_focus_rings_stand_out_in_light_and_dark_mode(book_build: BookBuild, browser) -> None:
+    """In the built book, in the theme's light mode and then, after its switcher, in dark mode,
+    a control focused from the keyboard shows a ring of at least 2 px whose colour contrasts
+    3:1 with what is behind the figure (the dark theme puts widgets on a grey area)."""
+    from test_accessibility import MODE_INIT_JS, switch_mode
 
     assert book_build.returncode == 0, book_build.report()
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=mode)
-    context.add_init_script(MODE_INIT_JS % {"mode": mode})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    context.add_init_script(MODE_INIT_JS % {"mode": "light"})
     problems = []
     try:
         for page_name, names in FIGURES_ON.items():
             page, blocked = open_offline(context, book_build.html_dir / page_name, len(names))
-            assert page.evaluate("document.documentElement.dataset.theme") == mode
-            for figure in page.evaluate(FOCUS_RINGS_JS):
-                sliders = [c for c, kind in figure["controls"] if kind == "range"]
-                options = [c for c, kind in figure["controls"] if kind == "radio"]
-                for control in sliders[:1] + options[:1]:
-                    selector = (f'.cf-live[data-figure="{figure["figure"]}"] input[data-name="{control}"]'
-                                + (":checked" if control in options else ""))
-                    page.focus(selector)
-                    page.keyboard.press("Shift+Tab")
-                    page.keyboard.press("Tab")
-                    visible, style, width, colour = page.evaluate(RING_JS, selector)
-                    ratio = contrast(colour, figure["background"])
-                    if not (visible and style != "none" and width >= 2 and ratio >= 3):
-                        problems.append(f"{page_name} {figure['figure']} {control}: focus {visible}, ring {style} "
-                                        f"{width} px {colour} on {figure['background']} ({ratio:.1f}:1)")
+            assert page.evaluate("document.documentElement.dataset.theme") == "light"
+            problems += _ring_problems(page, page_name, "light")
+            switch_mode(page, "dark")
+            problems += _ring_problems(page, page_name, "dark")
             assert not page.errors, page.errors
             assert not blocked, blocked
             page.close()
