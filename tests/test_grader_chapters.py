@@ -213,19 +213,6 @@ def test_inline_check_passes_the_reference_on_every_public_case(chapter):
         assert "graded later" in result.lines[-1]
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_untouched_notebook_runs_top_to_bottom_in_a_kernel(chapter):
-    """The check cells never raise, so 'Run All' reaches every exercise."""
-    import nbclient
-
-    nb = jupytext.read(REPO / "exercises" / f"{chapter}.md")
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(REPO / "exercises")}}).execute()
-    text = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    assert text.count("public cases pass") == len(load_chapter(chapter).exercises)
-    assert "all tests passed" not in text.lower()
-
-
 FILLED_31 = {
     "mesh_inertia": '''
 def mesh_inertia(vertices, faces, density):
