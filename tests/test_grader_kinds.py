@@ -127,6 +127,11 @@ drake_pairs = None
 }
 
 
+#: The tests that read the graded attacks run on one worker (an xdist group: conftest.py),
+#: so the ten submissions are graded once, not once per worker.
+GRADED = pytest.mark.xdist_group("graded-kinds")
+
+
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     folder = tmp_path_factory.mktemp("kinds")
@@ -139,6 +144,7 @@ def reports(tmp_path_factory):
     return out
 
 
+@GRADED
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_every_exercise_gets_exactly_its_score(reports, name):
     report = reports[name]
@@ -148,6 +154,7 @@ def test_every_exercise_gets_exactly_its_score(reports, name):
     assert got == want, core.format_report(report)
 
 
+@GRADED
 def test_lib_free_child_says_why(reports):
     report = reports["lib_reached_four_ways"]
     text = core.format_report(report)
@@ -158,6 +165,7 @@ def test_lib_free_child_says_why(reports):
                for c in step["cases"]), step
 
 
+@GRADED
 def test_no_expected_answer_of_a_concept_check_is_shown(reports):
     """Neither the feedback nor the public file says which options are right or what the value is."""
     import json
