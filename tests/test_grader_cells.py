@@ -56,14 +56,33 @@ def _write(folder, suffix):
     return path
 
 
+#: The tests that read a graded file run on one worker (an xdist group: conftest.py).
+GRADED = pytest.mark.xdist_group("graded-cells")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """``graded(suffix)``: the notebook written in that format and its report, graded once."""
+    done = {}
+
+    def grade(suffix):
+        if suffix not in done:
+            path = _write(tmp_path_factory.mktemp("cells"), suffix)
+            done[suffix] = path, core.grade_submission(path, core.GradeOptions(chapter=CHAPTER,
+                                                                               limits=small_limits()))
+        return done[suffix]
+
+    return grade
+
+
+@GRADED
 @pytest.mark.parametrize("suffix", [".ipynb", ".md", ".py"])
-def test_cells_are_numbered_as_jupyterlab_shows_them_with_their_heading(tmp_path, suffix):
-    path = _write(tmp_path, suffix)
+def test_cells_are_numbered_as_jupyterlab_shows_them_with_their_heading(graded, suffix):
+    path, report = graded(suffix)
     cells, _ = core.read_submission(path)
     assert [(n, label) for n, _, label in cells] == [
         (2, "cell 2 under \"3.1 Rigid-body dynamics: checkpoint exercises\""),
         (6, FAIL_LABEL), (7, 'cell 7 under "Exercise 3.1.2"'), (8, 'cell 8 under "Exercise 3.1.2"')]
-    report = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
     assert report["status"] == "graded" and report["score"] == 0.0
     first = report["exercises"][1]
     assert first["name"] == "inertia_between_points"
@@ -84,14 +103,14 @@ def test_a_percent_file_counts_every_block_and_a_plain_file_is_one_cell(tmp_path
     assert [(n, label) for n, _, label in core.read_submission(path)[0]] == [(1, "cell 1")]
 
 
+@GRADED
 @pytest.mark.parametrize("suffix", [".ipynb", ".md"])
-def test_inline_check_names_the_cell_as_the_grader_does(tmp_path, monkeypatch, suffix):
+def test_inline_check_names_the_cell_as_the_grader_does(tmp_path, monkeypatch, graded, suffix):
     """The check cell, run in a kernel that knows its notebook (JupyterLab sets JPY_SESSION_NAME)."""
     import nbclient
 
-    path = _write(tmp_path, suffix)
-    graded = core.grade_submission(path, core.GradeOptions(chapter=CHAPTER, limits=small_limits()))
-    grader_says = graded["exercises"][1]["cases"][0]["message"]
+    path, report = graded(suffix)
+    grader_says = report["exercises"][1]["cases"][0]["message"]
     assert WHERE in grader_says
     monkeypatch.setenv("JPY_SESSION_NAME", str(path))
     nb = _notebook()

@@ -47,6 +47,10 @@ NOTEBOOKS = [p for p in CHAPTERS + EXERCISES if (ROOT / p).read_text().startswit
 CHAPTER = "book/dynamics/constrained-dynamics.md"  # cites, equations and references
 EXERCISE = "exercises/constrained_dynamics.md"
 
+#: How long the Lab server may take to answer before the tests give up: a guard against a server
+#: that never starts, not a speed limit (on 2 busy cores, beside the book build, a first start
+#: took over a minute).
+SERVER_START_S = 300
 # ipykernel's kernelspec, as JupyterLab writes it into a notebook when the kernel starts.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -115,7 +119,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         server = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + SERVER_START_S
         while True:
             try:
                 urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
