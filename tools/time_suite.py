@@ -7,8 +7,8 @@ Usage::
 It clones this repository's committed HEAD into a temporary folder (with the
 ``shared`` folder linked beside it, as CI has it), then times
 
-* **install**: ``make install-test`` (a fresh ``.venv``; pip's download cache is
-  used if this machine has one, so a first-ever install is slower);
+* **install**: ``make install-test`` (a fresh ``.venv``; uv's download cache is
+  used if this machine has one, so a first-ever install is slower; uv installs the packages, see the Makefile);
 * **the whole suite**: ``pytest -n 2`` as ``make test`` runs it, with a JUnit
   report, from which the per-stage times are read:
 
@@ -124,7 +124,7 @@ def main() -> int:
           f"{load_after:.1f} after, {os.cpu_count()} cores")
     print("| stage | measured |")
     print("| --- | --- |")
-    print(f"| install (`make install-test`, pip cache warm) | {install:.0f} s |")
+    print(f"| install (`make install-test`, package cache warm) | {install:.0f} s |")
     print(f"| book build inside the suite (chapters executed in parallel, beside the unit tests) "
           f"| {build_record['seconds']:.0f} s |")
     # The build runs in the background: a book test's time holds only what it waited for it.
