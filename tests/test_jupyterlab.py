@@ -213,12 +213,18 @@ def test_lab_extensions_load_and_myst_roles_render(lab: Lab, page) -> None:
 
 
 # --------------------------------------------------------------------------
-# 3. Chapters and exercises open as notebooks
+# 2. A chapter and an exercise set open as notebooks; run the kernel, save
+#    unedited, close: byte-identical
 # --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", [CHAPTER, EXERCISE])
-def test_chapters_and_exercises_open_as_notebooks(lab: Lab, page, path: str) -> None:
+def test_open_kernel_save_close_leaves_the_file_byte_identical(lab: Lab, page, path: str) -> None:
+    """The MyST file opens as a notebook (jupytext's format, code cells), its kernel starts,
+    and saving it unedited, then closing it, leaves its bytes as they were. (One visit of
+    JupyterLab per file: a Lab page costs seconds to load.)"""
+    file = lab.root / path
+    before = file.read_bytes()
     _open_notebook(page, lab, path)
     opened = page.evaluate(
         """() => { const w = window.jupyterapp.shell.currentWidget;
@@ -228,18 +234,6 @@ def test_chapters_and_exercises_open_as_notebooks(lab: Lab, page, path: str) -> 
     )
     assert opened["path"] == path and opened["notebook"], opened
     assert opened["code"] > 0 and opened["format"] == "myst", opened
-
-
-# --------------------------------------------------------------------------
-# 2. Open, run the kernel, save unedited, close: byte-identical
-# --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("path", [CHAPTER, EXERCISE])
-def test_open_kernel_save_close_leaves_the_file_byte_identical(lab: Lab, page, path: str) -> None:
-    file = lab.root / path
-    before = file.read_bytes()
-    _open_notebook(page, lab, path)
     _wait_kernel_idle(page)
     time.sleep(1)
     dirty_after_open = _is_dirty(page)
