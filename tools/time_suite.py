@@ -7,8 +7,9 @@ Usage::
 It clones this repository's committed HEAD into a temporary folder (with the
 ``shared`` folder linked beside it, as CI has it), then times
 
-* **install**: ``make install-test`` (a fresh ``.venv``; uv's download cache is
-  used if this machine has one, so a first-ever install is slower; uv installs the packages, see the Makefile);
+* **install**: ``make install-test`` (a fresh ``.venv``; uv, which installs the
+  packages (Makefile), uses its download cache if this machine has one, so a
+  first-ever install is slower);
 * **the whole suite**: ``pytest -n 2`` as ``make test`` runs it, with a JUnit
   report, from which the per-stage times are read:
 
