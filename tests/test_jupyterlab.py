@@ -359,6 +359,22 @@ def _kernel_state(page) -> dict:
     return json.loads(handle.json_value()[len("KERNEL "):])
 
 
+def _kernel_state_once_synced(page, values: dict, state_text: str, timeout_s: float = 30.0) -> dict:
+    """The kernel's state once it holds ``values`` and ``state_text``, or its last state after
+    ``timeout_s``.
+
+    ipywidgets' front end keeps at most one state update in flight and buffers the rest until
+    the kernel has answered it, so a cell run right after quick slider moves can reach the
+    kernel before their last update does; the kernel is in step only once that update lands."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        state = _kernel_state(page)
+        in_step = state["values"] == values and state["state"] == state_text
+        if in_step or time.monotonic() > deadline:
+            return state
+        page.wait_for_timeout(200)
+
+
 def test_live_figure_runs_in_a_notebook(lab: Lab, page) -> None:
     """anywidget's lab extension renders the planar-cone figure; the slider, the picture and the
     kernel agree with lib (the readout the front end sends back is ``cone2d_describe``'s)."""
@@ -399,7 +415,7 @@ def test_live_figure_runs_in_a_notebook(lab: Lab, page) -> None:
         assert after["picture"] != before["picture"], "the picture was not redrawn"
         assert "supplied" in after["picture"], "the slipping picture shows no supplied force"
 
-        moved = _kernel_state(page)
+        moved = _kernel_state_once_synced(page, after["values"], after["state"])
         expected = reference("cone2d", moved["values"])
         assert moved["values"] == {"f_t": 2.05, "f_n": 3.0, "mu": 0.5}, moved
         assert moved["state"] == expected["state"] == "SLIP", moved
@@ -411,7 +427,7 @@ def test_live_figure_runs_in_a_notebook(lab: Lab, page) -> None:
             f"""() => document.querySelector('{figure} .cf-state').textContent === 'STICK'""", timeout=30_000
         )
         assert root.locator('input[data-name="mu"]').input_value() == "1"
-        back = _kernel_state(page)
+        back = _kernel_state_once_synced(page, {"f_t": 2.05, "f_n": 3.0, "mu": 1.0}, "STICK")
         assert back["values"] == {"f_t": 2.05, "f_n": 3.0, "mu": 1.0}, back
         assert back["state"] == "STICK" and back["rows"] == reference("cone2d", back["values"])["rows"], back
 
